@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Install everything CompSC's build, tests and bench need on a fresh Debian 12.
+# Idempotent: safe to re-run; only installs what is missing.
+set -euo pipefail
+
+APT="apt-get -o DPkg::Lock::Timeout=600 -y -q"
+export DEBIAN_FRONTEND=noninteractive
+
+have_backports() {
+	grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/
+}
+
+if ! have_backports; then
+	cat > /etc/apt/sources.list.d/compsc-backports.sources <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	NEED_UPDATE=1
+fi
+
+# Debian packages the project uses (build, unit tests, fuzzing, bench).
+PKGS="build-essential make gcc clang llvm libclang-rt-14-dev python3 python3-pytest
+      kmod cpio busybox-static iproute2 iperf3 iputils-ping xz-utils zstd bc bison flex
+      libelf-dev libssl-dev dwarves rsync ethtool"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+qemu_ok() {
+	command -v qemu-system-x86_64 >/dev/null &&
+		qemu-system-x86_64 -device help 2>/dev/null | grep -q '"igb"'
+}
+
+if [ -n "$missing" ] || ! qemu_ok || [ -n "${NEED_UPDATE:-}" ]; then
+	$APT update
+fi
+if [ -n "$missing" ]; then
+	echo "install-deps: installing$missing"
+	# shellcheck disable=SC2086
+	$APT install --no-install-recommends $missing
+fi
+if ! qemu_ok; then
+	echo "install-deps: installing qemu-system-x86 from bookworm-backports (igb model)"
+	$APT install --no-install-recommends -t bookworm-backports qemu-system-x86 qemu-utils
+fi
+echo "install-deps: ok"

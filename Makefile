@@ -1,0 +1,27 @@
+# CompSC — every entry point lives here. Sub-makefiles in mk/ add targets.
+#
+#   make             build everything buildable (userspace library, tools)
+#   make test        every test suite (what CI runs)
+#   make unit        libcompsc userspace tests, plain and with ASan+UBSan
+#   make fuzz-smoke  replay the fuzz corpus; short libFuzzer runs if clang is present
+#   make bench-lock  reader-side cost vs pthread_rwlock
+#   make vm-test     the QEMU bench: real igb PF + igbvf VFs (see mk/bench.mk)
+#   make demo        the main job (see README.md)
+
+TOP      := $(abspath .)
+BUILD    ?= $(TOP)/build
+CC       ?= cc
+PYTHON   ?= python3
+
+.PHONY: all test unit fuzz-smoke bench-lock demo clean
+all:
+
+include mk/lib.mk
+include $(wildcard mk/bench.mk)
+
+# `make test` runs every suite that exists; suites add themselves to TEST_SUITES.
+test: $(TEST_SUITES)
+	@echo "make test: all suites passed ($(TEST_SUITES))"
+
+clean:
+	rm -rf $(BUILD)
