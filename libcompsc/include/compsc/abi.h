@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
+/*
+ * compsc/abi.h - the CompSC binary interfaces, uapi style.
+ *
+ * Two ABIs live here and nowhere else:
+ *  1. the shared area: guest pages the VF driver and the hypervisor both
+ *     read and write (lock, version, flags, register list, saved values,
+ *     counter list, replay log);
+ *  2. the migration stream: what travels from source to destination host.
+ *
+ * Rules: little-endian fixed-width fields, explicit reserved padding (must be
+ * zero), no pointers, bools or enums inside structs, a size assert per
+ * struct. Everything the guest writes is untrusted by the host.
+ */
+#ifndef COMPSC_ABI_H
+#define COMPSC_ABI_H
+
+#include "os.h"
+
+#define COMPSC_CACHELINE	64
+
+/* ------------------------------------------------------------------ */
+/* Shared area                                                         */
+/* ------------------------------------------------------------------ */
+
+#define COMPSC_AREA_MAGIC	0x41435343u	/* "CSCA" */
+#define COMPSC_ABI_MAJOR	1	/* incompatible layout change */
+#define COMPSC_ABI_MINOR	0	/* compatible additions */
+
+#define COMPSC_AREA_MAX_SIZE	(64u * 1024u)
+#define COMPSC_MAX_SLOTS	129	/* slot 0 shared + up to 128 CPUs */
+#define COMPSC_MAX_REGS		128
+#define COMPSC_MAX_COUNTERS	64
+#define COMPSC_NR_BARS		6
+
+/* struct compsc_area_hdr: first 64 bytes, written by the guest at setup. */
+struct compsc_area_hdr {
+	__le32 magic;		/* COMPSC_AREA_MAGIC */
+	__le16 abi_major;
+	__le16 abi_minor;
+	__le32 size;		/* bytes of the whole area */
+	__le16 nr_slots;	/* reader slots, slot 0 is the shared one */
+	__le16 reg_max;		/* capacity of the register list */
+	__le16 reg_count;	/* entries in use */
+	__le16 counter_max;
+	__le16 counter_count;
+	__le16 rsvd0;
+	__le32 ctl_off;		/* struct compsc_area_ctl */
+	__le32 slots_off;	/* struct compsc_slot[nr_slots] */
+	__le32 reg_off;		/* struct compsc_reg[reg_max] */
+	__le32 saved_off;	/* __le64 saved[reg_max], parallel to regs */
+	__le32 counter_off;	/* struct compsc_counter_desc[counter_max] */
+	__le32 replay_off;	/* replay log (struct compsc_replay_hdr + recs) */
+	__le32 replay_len;
+	__le32 rsvd1[3];
+};
+compsc_static_assert(sizeof(struct compsc_area_hdr) == 64, "area hdr");
+
+/* Host-owned control line: written by the hypervisor, read by the guest. */
+#define COMPSC_WRITER_FREE	0u
+#define COMPSC_WRITER_HELD	1u	/* host owns (or is taking) the device */
+
+#define COMPSC_F_DIRTY_LOG	(1u << 0) /* mark DMA-written pages dirty */
+#define COMPSC_F_HOST_COUNTERS	(1u << 1) /* host self-emulates counters */
+#define COMPSC_F_KNOWN		(COMPSC_F_DIRTY_LOG | COMPSC_F_HOST_COUNTERS)
+
+struct compsc_area_ctl {
+	__le32 writer;		/* COMPSC_WRITER_* */
+	__le32 flags;		/* COMPSC_F_* */
+	__le64 version;		/* bumped at every completed migration */
+	__le64 dirty_gen;	/* bumped each time dirty logging (re)starts */
+	__le32 host_status;	/* last host-side result, 0 or -COMPSC_E* */
+	__le32 rsvd0;
+	__u8   rsvd[32];
+};
+compsc_static_assert(sizeof(struct compsc_area_ctl) == COMPSC_CACHELINE, "ctl");
+
+/*
+ * Reader slot, one cache line each so that readers on different CPUs never
+ * share a line. Readers inside = sum(enter) - sum(exit) over all slots.
+ */
+struct compsc_slot {
+	__le64 enter;
+	__le64 exit;
+	__u8   rsvd[48];
+};
+compsc_static_assert(sizeof(struct compsc_slot) == COMPSC_CACHELINE, "slot");
+
+/* Register kinds: what the hypervisor may do with a listed register. */
+#define COMPSC_REG_PLAIN	1	/* read-write, no side effects: save/restore */
+#define COMPSC_REG_COUNTER_RO	2	/* read-only counter, wraps at 2^32 */
+#define COMPSC_REG_COUNTER_RC	3	/* read-clear counter */
+
+struct compsc_reg {
+	__le32 offset;		/* byte offset inside the BAR */
+	__u8   bar;		/* BAR index 0..5 */
+	__u8   width;		/* 4 or 8 bytes */
+	__u8   kind;		/* COMPSC_REG_* */
+	__u8   flags;		/* reserved, 0 */
+};
+compsc_static_assert(sizeof(struct compsc_reg) == 8, "reg");
+
+/* Counter self-emulation entry. */
+#define COMPSC_CTR_F_SAVED	(1u << 0) /* hw_final is valid (host wrote it) */
+
+struct compsc_counter_desc {
+	__le32 offset;		/* register offset inside the BAR */
+	__u8   bar;
+	__u8   width;		/* 4 */
+	__u8   kind;		/* COMPSC_REG_COUNTER_RO or _RC */
+	__u8   flags;		/* COMPSC_CTR_F_*, set by the host */
+	__le32 hw_final;	/* host: raw value when it took the device */
+	__le32 rsvd;
+	__le64 total;		/* guest: 64-bit total at its last update */
+	__le64 rsvd2;
+};
+compsc_static_assert(sizeof(struct compsc_counter_desc) == 32, "ctr");
+
+/* Replay log (lives in the area so the host can carry it in the stream). */
+#define COMPSC_REPLAY_MAGIC	0x4c505243u	/* "CRPL" */
+#define COMPSC_REPLAY_DATA_MAX	112
+
+struct compsc_replay_hdr {
+	__le32 magic;
+	__le32 capacity;	/* records that fit after this header */
+	__le32 count;		/* records in use, ordered by last write */
+	__le32 seq;		/* last sequence number handed out */
+};
+compsc_static_assert(sizeof(struct compsc_replay_hdr) == 16, "replay hdr");
+
+struct compsc_replay_rec {
+	__le32 key;		/* driver-defined: what this record sets */
+	__le32 seq;		/* sequence of the last write */
+	__le16 len;		/* bytes of data used */
+	__le16 flags;		/* reserved, 0 */
+	__le32 rsvd;
+	__u8   data[COMPSC_REPLAY_DATA_MAX];
+};
+compsc_static_assert(sizeof(struct compsc_replay_rec) == 128, "replay rec");
+
+/* ------------------------------------------------------------------ */
+/* Migration stream                                                    */
+/* ------------------------------------------------------------------ */
+
+#define COMPSC_STREAM_MAGIC	0x4d435343u	/* "CSCM" */
+#define COMPSC_STREAM_MAJOR	1
+#define COMPSC_STREAM_MINOR	0
+#define COMPSC_STREAM_ALIGN	8
+
+struct compsc_stream_hdr {
+	__le32 magic;		/* COMPSC_STREAM_MAGIC */
+	__le16 major;
+	__le16 minor;
+	__le32 total_len;	/* whole stream: header, records, end record */
+	__le32 flags;		/* reserved, 0 */
+	__le16 vendor;		/* device identity: PCI ids of the VF */
+	__le16 device;
+	__le16 subsys_vendor;
+	__le16 subsys_device;
+	__le32 rsvd[2];
+};
+compsc_static_assert(sizeof(struct compsc_stream_hdr) == 32, "stream hdr");
+
+/* Record types. Each known type appears at most once. */
+#define COMPSC_REC_END		0	/* last record: CRC32C of all before */
+#define COMPSC_REC_REGS		1	/* struct compsc_rec_reg[] */
+#define COMPSC_REC_COUNTERS	2	/* struct compsc_rec_counter[] */
+#define COMPSC_REC_PF_VF	3	/* struct compsc_pf_vf_state */
+#define COMPSC_REC_DRIVER	4	/* opaque driver data (replay log) */
+#define COMPSC_REC_NR_KNOWN	5
+
+#define COMPSC_REC_F_MANDATORY	(1u << 0) /* refuse the stream if unknown */
+
+struct compsc_rec_hdr {
+	__le16 type;
+	__le16 flags;
+	__le32 len;		/* payload bytes; padded to 8 on the wire */
+};
+compsc_static_assert(sizeof(struct compsc_rec_hdr) == 8, "rec hdr");
+
+struct compsc_rec_end {
+	__le32 crc32c;		/* over bytes [0, start of this payload) */
+	__le32 rsvd;
+};
+compsc_static_assert(sizeof(struct compsc_rec_end) == 8, "rec end");
+
+struct compsc_rec_reg {
+	__le32 offset;
+	__u8   bar;
+	__u8   width;
+	__u8   kind;
+	__u8   rsvd;
+	__le64 value;
+};
+compsc_static_assert(sizeof(struct compsc_rec_reg) == 16, "rec reg");
+
+struct compsc_rec_counter {
+	__le32 offset;
+	__u8   bar;
+	__u8   width;
+	__u8   kind;
+	__u8   rsvd;
+	__le32 hw_final;	/* raw register value at stop-and-copy */
+	__le32 rsvd2;
+	__le64 total;		/* 64-bit total the guest had published */
+};
+compsc_static_assert(sizeof(struct compsc_rec_counter) == 24, "rec ctr");
+
+/* VF-in-PF state: what the PF holds for one VF. */
+#define COMPSC_PF_MAX_VLANS	32
+#define COMPSC_PF_MAX_MC	30
+
+#define COMPSC_PFVF_F_MAC_ADMIN	(1u << 0) /* MAC set by the administrator */
+#define COMPSC_PFVF_F_SPOOFCHK	(1u << 1)
+#define COMPSC_PFVF_F_TRUST	(1u << 2)
+#define COMPSC_PFVF_F_PROMISC_UC (1u << 3)
+#define COMPSC_PFVF_F_PROMISC_MC (1u << 4) /* all-multicast */
+#define COMPSC_PFVF_F_KNOWN	0x1fu
+
+struct compsc_pf_vf_state {
+	__le16 vf_index;
+	__le16 flags;		/* COMPSC_PFVF_F_* */
+	__u8   mac[6];
+	__le16 port_vlan;	/* administrator VLAN (0 = none) */
+	__u8   port_qos;
+	__u8   link_state;	/* IFLA_VF_LINK_STATE_* */
+	__le16 max_tx_rate;	/* Mbit/s, 0 = unlimited */
+	__le16 max_frame;	/* VF-requested max frame size, 0 = default */
+	__le16 nr_vlans;
+	__le16 nr_mc;
+	__le16 rsvd0;
+	__le16 vlans[COMPSC_PF_MAX_VLANS];
+	__le16 mc_hashes[COMPSC_PF_MAX_MC];
+	__le32 rsvd1;
+};
+compsc_static_assert(sizeof(struct compsc_pf_vf_state) == 152, "pf vf");
+
+#endif /* COMPSC_ABI_H */

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
+/*
+ * compsc/compsc.h - the libcompsc API.
+ *
+ * Every function returns 0 (or a documented non-negative value) on success
+ * and a negative -COMPSC_E* code on failure; nothing aborts and nothing
+ * allocates: callers pass every buffer. compsc_strerror() names each code,
+ * compsc_errno() maps it to a kernel-style -errno.
+ */
+#ifndef COMPSC_COMPSC_H
+#define COMPSC_COMPSC_H
+
+#include "abi.h"
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+enum {
+	COMPSC_OK = 0,
+	COMPSC_EINVAL,		/* bad argument */
+	COMPSC_EBUSY,		/* read side not available right now */
+	COMPSC_ETIMEDOUT,	/* readers did not drain within the bound */
+	COMPSC_ENOSPC,		/* replay log / output buffer full */
+	COMPSC_ESTATE,		/* call not allowed in this state */
+	/* migration stream */
+	COMPSC_EBADMAGIC,	/* not a CompSC stream */
+	COMPSC_EWRONG_VERSION,	/* stream format major version unsupported */
+	COMPSC_ETRUNCATED,	/* stream shorter than it claims */
+	COMPSC_EOVERSIZE,	/* stream or record larger than allowed */
+	COMPSC_ECORRUPT,	/* checksum mismatch */
+	COMPSC_EMALFORMED,	/* bad record framing, padding or payload size */
+	COMPSC_EDUPLICATE,	/* a record type appears twice */
+	COMPSC_EUNKNOWN_MANDATORY, /* mandatory record type not understood */
+	COMPSC_EWRONG_DEVICE,	/* stream is for another device */
+	COMPSC_EMISSING,	/* a required record is absent */
+	/* shared area validation */
+	COMPSC_EAREA_MAGIC,	/* area magic wrong */
+	COMPSC_EAREA_VERSION,	/* area ABI major unsupported */
+	COMPSC_EAREA_LAYOUT,	/* sections outside the area, misaligned or overlapping */
+	COMPSC_EREG_COUNT,	/* more entries than allowed or than fit */
+	COMPSC_EREG_BAR,	/* register outside the BAR, or no such BAR */
+	COMPSC_EREG_ALIGN,	/* register offset not aligned to its width */
+	COMPSC_EREG_WIDTH,	/* width not 4 or 8, or not allowed there */
+	COMPSC_EREG_KIND,	/* unknown kind, or kind not allowed there */
+	COMPSC_EREG_OVERLAP,	/* two entries cover the same bytes */
+	COMPSC_EREG_DENIED,	/* register not in the host's allow-list */
+	COMPSC_EREG_FLAGS,	/* reserved bits set */
+	COMPSC_E_MAX
+};
+
+/** compsc_strerror() - one-line English description of a (negative) code. */
+const char *compsc_strerror(int err);
+/** compsc_errno() - kernel-style -errno for a (negative) code; 0 for 0. */
+int compsc_errno(int err);
+
+/* ------------------------------------------------------------------ */
+/* Shared area layout                                                  */
+/* ------------------------------------------------------------------ */
+
+struct compsc_layout_req {
+	u32 nr_cpus;		/* CPU slots wanted (slot 0 is added) */
+	u32 reg_max;
+	u32 counter_max;
+	u32 replay_recs;	/* replay log capacity in records */
+};
+
+/** compsc_area_size() - bytes an area for @req needs (0 if @req is out of range). */
+u32 compsc_area_size(const struct compsc_layout_req *req);
+/** compsc_area_init() - lay out and zero a fresh area in @mem of @len bytes. */
+int compsc_area_init(void *mem, u32 len, const struct compsc_layout_req *req);
+/** Section accessors for an area the caller laid out itself (trusted). */
+struct compsc_area_ctl *compsc_area_ctl(struct compsc_area_hdr *a);
+struct compsc_slot *compsc_area_slots(struct compsc_area_hdr *a);
+struct compsc_reg *compsc_area_regs(struct compsc_area_hdr *a);
+__le64 *compsc_area_saved(struct compsc_area_hdr *a);
+struct compsc_counter_desc *compsc_area_counters(struct compsc_area_hdr *a);
+struct compsc_replay_hdr *compsc_area_replay(struct compsc_area_hdr *a);
+/** compsc_area_add_reg() - guest: append one register to the save list. */
+int compsc_area_add_reg(struct compsc_area_hdr *a, u8 bar, u32 offset,
+			u8 width, u8 kind);
+/** compsc_area_add_counter() - guest: append one self-emulated counter; returns its index. */
+int compsc_area_add_counter(struct compsc_area_hdr *a, u8 bar, u32 offset,
+			    u8 kind);
+
+/* ------------------------------------------------------------------ */
+/* Synchronisation: guest read side                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Driver-private reader state (not in the shared area). One per device.
+ * The fast path only reads the control line and increments this CPU's slot.
+ */
+struct compsc_reader {
+	struct compsc_area_ctl *ctl;
+	struct compsc_slot *slots;
+	u32 nr_cpu_slots;	/* slots 1..nr_cpu_slots; others use slot 0 */
+	u32 restoring;		/* 1 while one context runs the restore (CAS) */
+	u64 seen_version;	/* migration version the device state matches */
+	u64 restore_version;	/* version the current restore brings us to */
+};
+
+/* compsc_read_*enter() returns this (> 0) when the caller must restore. */
+#define COMPSC_READ_RESTORE	1
+
+/** compsc_reader_init() - bind @r to a laid-out area; current version counts as seen. */
+int compsc_reader_init(struct compsc_reader *r, struct compsc_area_hdr *area);
+
+/*
+ * compsc_read_tryenter() - enter the read side from atomic context (xmit,
+ * NAPI, IRQ). @cpu is the current CPU; the caller must not migrate until
+ * the matching compsc_read_exit(). Returns 0 (inside), COMPSC_READ_RESTORE
+ * (inside; run the restore, then compsc_restore_done()), or -COMPSC_EBUSY
+ * (not inside: the host owns the device or another context is restoring).
+ */
+int compsc_read_tryenter(struct compsc_reader *r, u32 cpu);
+/** compsc_read_exit() - leave the read side entered on @cpu (same CPU). */
+void compsc_read_exit(struct compsc_reader *r, u32 cpu);
+
+/* Environment for waiting paths: time and a way to wait without spinning. */
+struct compsc_env {
+	void *ctx;
+	u64 (*now_ns)(void *ctx);
+	void (*relax)(void *ctx);	/* sleep/yield a little */
+	/* writer only: make every reader's earlier slot stores visible
+	 * (membarrier, IPI to all CPUs, or a bounded delay on a real host) */
+	void (*fence_readers)(void *ctx);
+};
+
+/*
+ * compsc_read_enter() - enter from process context (may sleep via env->relax,
+ * may migrate CPUs while inside; uses the shared slot). Waits at most
+ * @timeout_ns. Same returns as tryenter, or -COMPSC_ETIMEDOUT.
+ */
+int compsc_read_enter(struct compsc_reader *r, const struct compsc_env *env,
+		      u64 timeout_ns);
+/** compsc_read_leave() - leave a read side taken with compsc_read_enter(). */
+void compsc_read_leave(struct compsc_reader *r);
+/** compsc_restore_done() - the restore finished; other readers may enter. */
+void compsc_restore_done(struct compsc_reader *r);
+
+/* ------------------------------------------------------------------ */
+/* Synchronisation: host write side                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * compsc_writer_acquire() - take the device: block new readers, fence, wait
+ * up to @timeout_ns for readers inside to leave. On timeout the area is left
+ * as it was (device stays with the guest) and -COMPSC_ETIMEDOUT returned;
+ * -COMPSC_EBUSY if a writer already holds it.
+ */
+int compsc_writer_acquire(struct compsc_area_ctl *ctl,
+			  const struct compsc_slot *slots, u32 nr_slots,
+			  const struct compsc_env *env, u64 timeout_ns);
+/** compsc_writer_release() - bump the version (migration done) and release. */
+void compsc_writer_release(struct compsc_area_ctl *ctl);
+/** compsc_writer_abort() - release without a version bump (migration failed). */
+void compsc_writer_abort(struct compsc_area_ctl *ctl);
+/** compsc_readers_inside() - sum(enter) - sum(exit): readers currently inside. */
+u64 compsc_readers_inside(const struct compsc_slot *slots, u32 nr_slots);
+
+/* ------------------------------------------------------------------ */
+/* Replay log                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Keyed log, last write per key wins, records kept in last-write order
+ * (iteration replays in that order). An opset stages writes in a private
+ * buffer and commits all or nothing.
+ */
+struct compsc_replay {
+	struct compsc_replay_hdr *hdr;	/* in the shared area */
+	struct compsc_replay_rec *recs;
+	struct compsc_replay_rec *stage; /* caller's private staging buffer */
+	u32 stage_cap;
+	u32 stage_count;
+	u32 in_opset;
+};
+
+/** compsc_replay_init() - format @len bytes at @mem as an empty log; stage may be NULL (no opsets). */
+int compsc_replay_init(struct compsc_replay *l, void *mem, u32 len,
+		       struct compsc_replay_rec *stage, u32 stage_cap);
+/** compsc_replay_attach() - use an existing log at @mem (contents checked). */
+int compsc_replay_attach(struct compsc_replay *l, void *mem, u32 len,
+			 struct compsc_replay_rec *stage, u32 stage_cap);
+/** compsc_replay_put() - record @key = @data (in an opset: staged). -COMPSC_ENOSPC if full. */
+int compsc_replay_put(struct compsc_replay *l, u32 key, const void *data,
+		      u32 len);
+/** compsc_replay_del() - forget @key (e.g. a VLAN removed); absent key is fine. */
+int compsc_replay_del(struct compsc_replay *l, u32 key);
+/** compsc_replay_opset_begin() - start staging; nested opsets are not allowed. */
+int compsc_replay_opset_begin(struct compsc_replay *l);
+/** compsc_replay_opset_commit() - apply all staged writes, or none (-COMPSC_ENOSPC). */
+int compsc_replay_opset_commit(struct compsc_replay *l);
+/** compsc_replay_opset_abort() - drop staged writes. */
+void compsc_replay_opset_abort(struct compsc_replay *l);
+/** compsc_replay_count() - records in the log. */
+u32 compsc_replay_count(const struct compsc_replay *l);
+/** compsc_replay_at() - record @i in replay order (0 = oldest), NULL past the end. */
+const struct compsc_replay_rec *compsc_replay_at(const struct compsc_replay *l,
+						 u32 i);
+/** compsc_replay_get() - the record for @key, or NULL. */
+const struct compsc_replay_rec *compsc_replay_get(const struct compsc_replay *l,
+						  u32 key);
+
+/* ------------------------------------------------------------------ */
+/* Counters (self-emulation)                                           */
+/* ------------------------------------------------------------------ */
+
+/* igbvf's last/base pattern, extended across migrations. */
+struct compsc_counter {
+	u64 total;	/* 64-bit count since init, exact across migrations */
+	u32 last;	/* last raw hardware value seen (RO kind) */
+	u8 kind;	/* COMPSC_REG_COUNTER_RO or _RC */
+	u8 rsvd[3];
+};
+
+/** compsc_counter_init() - start counting from raw value @hw_now. */
+int compsc_counter_init(struct compsc_counter *c, u8 kind, u32 hw_now);
+/** compsc_counter_update() - fold raw value @hw in (wraps at 2^32); returns total. */
+u64 compsc_counter_update(struct compsc_counter *c, u32 hw);
+/*
+ * compsc_counter_rebase() - after a migration: absorb the source's final raw
+ * value @hw_final, then continue from the destination's raw value @hw_now.
+ */
+u64 compsc_counter_rebase(struct compsc_counter *c, u32 hw_final, u32 hw_now);
+
+/* ------------------------------------------------------------------ */
+/* Ring shifting                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The driver keeps its own (software) ring indices; after a migration the
+ * hardware head restarts at 0, so the ring is rotated and the offset between
+ * the two index spaces remembered: hw = (sw - offset) mod size.
+ */
+struct compsc_ring {
+	u32 size;	/* descriptors, any size the hardware allows */
+	u32 offset;	/* total rotation so far, < size */
+};
+
+/** compsc_ring_init() - identity mapping for a ring of @size entries. */
+int compsc_ring_init(struct compsc_ring *r, u32 size);
+
+/** compsc_ring_hw() - hardware index for software index @sw. */
+static inline u32 compsc_ring_hw(const struct compsc_ring *r, u32 sw)
+{
+	u32 i = sw % r->size;
+
+	return i >= r->offset ? i - r->offset : i + r->size - r->offset;
+}
+
+/** compsc_ring_sw() - software index for hardware index @hw. */
+static inline u32 compsc_ring_sw(const struct compsc_ring *r, u32 hw)
+{
+	u32 i = (hw % r->size) + r->offset;
+
+	return i >= r->size ? i - r->size : i;
+}
+
+/** compsc_ring_shift() - hardware slot @hw_head becomes slot 0; compose the offset. */
+int compsc_ring_shift(struct compsc_ring *r, u32 hw_head);
+/** compsc_ring_rotate() - rotate @count elements of @elem bytes left by @by, in place. */
+int compsc_ring_rotate(void *base, u32 elem, u32 count, u32 by);
+
+/* ------------------------------------------------------------------ */
+/* Migration stream                                                    */
+/* ------------------------------------------------------------------ */
+
+struct compsc_ident {
+	u16 vendor;
+	u16 device;
+	u16 subsys_vendor;
+	u16 subsys_device;
+};
+
+struct compsc_stream_writer {
+	u8 *buf;
+	u32 cap;
+	u32 len;
+	int err;	/* sticky: first error, reported by _end() */
+};
+
+/** compsc_stream_begin() - start a stream for device @id in @buf. */
+int compsc_stream_begin(struct compsc_stream_writer *w, void *buf, u32 cap,
+			const struct compsc_ident *id);
+/** compsc_stream_add() - append one record (COMPSC_REC_F_* @flags). */
+int compsc_stream_add(struct compsc_stream_writer *w, u16 type, u16 flags,
+		      const void *payload, u32 len);
+/** compsc_stream_end() - append the END record; returns total length or error. */
+int compsc_stream_end(struct compsc_stream_writer *w);
+
+struct compsc_stream_rec {
+	const u8 *data;	/* NULL when the record is absent */
+	u32 len;
+	u16 flags;
+};
+
+/* What a parse found. Pointers point into the caller's buffer. */
+struct compsc_stream_view {
+	struct compsc_ident ident;
+	u16 major;
+	u16 minor;
+	u32 total_len;
+	struct compsc_stream_rec rec[COMPSC_REC_NR_KNOWN];
+	u32 nr_unknown;		/* optional unknown records skipped */
+	u32 err_offset;		/* byte offset where parsing failed */
+};
+
+/*
+ * compsc_stream_parse() - strictly parse @len bytes. @expect (may be NULL)
+ * is the destination device; @max_len bounds the whole stream. Trusts
+ * nothing: every refusal has its own code; v->err_offset says where.
+ */
+int compsc_stream_parse(const void *buf, u32 len,
+			const struct compsc_ident *expect, u32 max_len,
+			struct compsc_stream_view *v);
+/** compsc_crc32c() - CRC32C (Castagnoli) of @len bytes, chained via @crc (start with 0). */
+u32 compsc_crc32c(u32 crc, const void *buf, u32 len);
+
+/* ------------------------------------------------------------------ */
+/* Host-side validation of a guest area                                */
+/* ------------------------------------------------------------------ */
+
+#define COMPSC_WIDTH_4		(1u << 0)
+#define COMPSC_WIDTH_8		(1u << 1)
+#define COMPSC_KIND_BIT(k)	(1u << (k))
+
+/* One window of registers the host allows the guest to list. */
+struct compsc_allow {
+	u32 start;	/* byte offset inside the BAR */
+	u32 end;	/* exclusive */
+	u8 bar;
+	u8 width_mask;	/* COMPSC_WIDTH_* */
+	u8 kind_mask;	/* COMPSC_KIND_BIT(COMPSC_REG_*) */
+	u8 rsvd;
+};
+
+struct compsc_policy {
+	u32 bar_size[COMPSC_NR_BARS];	/* 0 = no such BAR */
+	const struct compsc_allow *allow;
+	u32 nr_allow;
+	u32 max_regs;
+	u32 max_counters;
+};
+
+/** compsc_area_check() - validate an area's header and layout (@len = bytes mapped). */
+int compsc_area_check(const void *area, u32 len);
+/*
+ * compsc_area_snapshot_regs() - copy the guest's register list into @out
+ * (host memory) and validate the copy against @p, so the guest cannot change
+ * it after the check. Returns the entry count; on error @bad gets the index.
+ */
+int compsc_area_snapshot_regs(const void *area, u32 len,
+			      const struct compsc_policy *p,
+			      struct compsc_reg *out, u32 cap, u32 *bad);
+/** compsc_area_snapshot_counters() - the same for the counter list. */
+int compsc_area_snapshot_counters(const void *area, u32 len,
+				  const struct compsc_policy *p,
+				  struct compsc_counter_desc *out, u32 cap,
+				  u32 *bad);
+
+/* ------------------------------------------------------------------ */
+/* Self-test (runs in the kernel module and in the unit tests)         */
+/* ------------------------------------------------------------------ */
+
+/** compsc_selftest() - run the library's checks; report into @buf; returns failures. */
+int compsc_selftest(char *buf, unsigned long len);
+
+#endif /* COMPSC_COMPSC_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
+/*
+ * compsc/os.h - the one OS header of libcompsc.
+ *
+ * The core builds unchanged in the kernel (Kbuild) and in userspace. Every
+ * OS dependency goes through this file: fixed-width types, little-endian
+ * conversion, compiler/CPU barriers, a CPU-local increment and symbol export.
+ * Nothing here allocates and nothing calls libc in the kernel build.
+ */
+#ifndef COMPSC_OS_H
+#define COMPSC_OS_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/export.h>
+#include <linux/build_bug.h>
+#include <asm/byteorder.h>
+#include <asm/barrier.h>
+#include <linux/compiler.h>
+
+#define COMPSC_EXPORT(sym)	EXPORT_SYMBOL_GPL(sym)
+#define compsc_static_assert(e, msg)	static_assert(e, msg)
+
+#else /* userspace */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint8_t  __u8;
+typedef uint16_t __u16;
+typedef uint32_t __u32;
+typedef uint64_t __u64;
+typedef int32_t  __s32;
+typedef int64_t  __s64;
+/* Little-endian wire types: plain integers, documented by their name. */
+typedef uint16_t __le16;
+typedef uint32_t __le32;
+typedef uint64_t __le64;
+typedef uint8_t  u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t  s64;
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "libcompsc userspace build supports little-endian hosts only"
+#endif
+#define cpu_to_le16(x)	((__le16)(x))
+#define cpu_to_le32(x)	((__le32)(x))
+#define cpu_to_le64(x)	((__le64)(x))
+#define le16_to_cpu(x)	((u16)(x))
+#define le32_to_cpu(x)	((u32)(x))
+#define le64_to_cpu(x)	((u64)(x))
+
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+#define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define COMPSC_EXPORT(sym)
+#define compsc_static_assert(e, msg)	_Static_assert(e, msg)
+#endif /* __KERNEL__ */
+
+/*
+ * Increment a counter that only the current CPU (or thread) writes, so that
+ * an interrupt on the same CPU cannot lose an update, without a locked
+ * instruction: a locked RMW would cost as much as the rwlock we replace.
+ */
+static inline void compsc_local_inc(__u64 *p)
+{
+#if defined(__x86_64__)
+	__asm__ __volatile__("incq %0" : "+m"(*p) : : "memory");
+#else
+	__atomic_fetch_add(p, 1, __ATOMIC_RELAXED);
+#endif
+}
+
+/* Compare-and-swap on a 32-bit word; used only on slow paths. */
+static inline int compsc_cas32(__u32 *p, __u32 old, __u32 new)
+{
+	return __atomic_compare_exchange_n(p, &old, new, 0,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+#endif /* COMPSC_OS_H */
