@@ -17,7 +17,8 @@ PYTHON   ?= python3
 all:
 
 include mk/lib.mk
-include $(wildcard mk/bench.mk)
+# Every other mk/*.mk adds its own targets and suites.
+include $(filter-out mk/lib.mk,$(sort $(wildcard mk/*.mk)))
 
 # `make test` runs every suite that exists; suites add themselves to TEST_SUITES.
 test: $(TEST_SUITES)
