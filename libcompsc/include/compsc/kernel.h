@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compsc/kernel.h - the one small in-kernel interface between the PF driver
+ * and whichever host glue owns a VF (the bench stand-in, the VFIO variant
+ * driver). Kernel only; lives in compsc.ko.
+ *
+ * The PF driver registers itself, publishes the area each VF's guest driver
+ * registered over the mailbox, and offers its VF-in-PF state operations. The
+ * glue looks all of this up by the VF's pci_dev when it migrates.
+ */
+#ifndef COMPSC_KERNEL_H
+#define COMPSC_KERNEL_H
+
+#include <linux/types.h>
+#include <compsc/abi.h>
+
+struct pci_dev;
+struct module;
+
+#define COMPSC_PF_MAX_VFS	8	/* 82576: 7 VFs; room to spare */
+
+/* VF-in-PF state operations of a CompSC-aware PF driver (issue: PF side). */
+struct compsc_pf_ops {
+	struct module *owner;
+	/* Fill @st with everything the PF holds for @vf. */
+	int (*vf_export)(struct pci_dev *pf, int vf,
+			 struct compsc_pf_vf_state *st);
+	/* Apply @st to @vf, all or nothing; -errno if it does not fit. */
+	int (*vf_import)(struct pci_dev *pf, int vf,
+			 const struct compsc_pf_vf_state *st);
+	/* Forget @vf's state, as a fresh destination host's PF would. */
+	int (*vf_forget)(struct pci_dev *pf, int vf);
+};
+
+/** compsc_pf_register() - a PF driver announces itself (@ops may be NULL). */
+int compsc_pf_register(struct pci_dev *pf, const struct compsc_pf_ops *ops);
+/** compsc_pf_unregister() - the PF goes away; its VFs' areas are dropped. */
+void compsc_pf_unregister(struct pci_dev *pf);
+/*
+ * compsc_pf_area_set() - PF side, may be called in atomic context: the guest
+ * behind @vf registered its area at @gpa (@size bytes); 0/0 unregisters.
+ */
+int compsc_pf_area_set(struct pci_dev *pf, int vf, u64 gpa, u32 size);
+
+/** compsc_vf_area_get() - glue side: the area registered for VF @vfdev. */
+int compsc_vf_area_get(struct pci_dev *vfdev, u64 *gpa, u32 *size);
+/*
+ * compsc_vf_pf_ops() - glue side: the PF ops for @vfdev and its VF index,
+ * with a module reference held; release with compsc_vf_pf_ops_put().
+ */
+const struct compsc_pf_ops *compsc_vf_pf_ops_get(struct pci_dev *vfdev,
+						 struct pci_dev **pf, int *vf);
+void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops);
+
+#endif /* COMPSC_KERNEL_H */
