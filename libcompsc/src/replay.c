@@ -1,3 +1,329 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
-/* placeholder: being written */
+/*
+ * Replay log: the driver's configuration as keyed records in the shared
+ * area, so that a restore after migration replays "what is set" rather than
+ * "what happened". Last write per key wins and records stay in last-write
+ * order, so the log never grows with uptime and replay order is the order
+ * in which the settings were last made.
+ *
+ * Concurrency: the log has no lock of its own. The driver changes it only
+ * inside a read-side section (or with the device otherwise quiesced), and
+ * the host reads it only while it holds the writer side, so the two never
+ * overlap; concurrent guest writers must be serialised by the driver.
+ *
+ * Opsets stage writes in a caller-owned private buffer. In that buffer
+ * (never in the area) rec.flags marks a staged delete.
+ */
 #include <compsc/compsc.h>
+
+#define COMPSC_STAGE_DEL	1u	/* staged record deletes its key */
+
+static u32 __replay_count(const struct compsc_replay *l)
+{
+	return le32_to_cpu(l->hdr->count);
+}
+
+/* Index of @key in @recs[0..n), or n when absent. */
+static u32 __replay_find(const struct compsc_replay_rec *recs, u32 n, u32 key)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (le32_to_cpu(recs[i].key) == key)
+			break;
+	return i;
+}
+
+/* Remove record @i from @recs[0..n), keeping the order of the others. */
+static void __replay_remove(struct compsc_replay_rec *recs, u32 n, u32 i)
+{
+	memmove(&recs[i], &recs[i + 1], (size_t)(n - i - 1) * sizeof(*recs));
+	memset(&recs[n - 1], 0, sizeof(*recs));
+}
+
+static void __replay_fill(struct compsc_replay_rec *rec, u32 key, u32 seq,
+			  const void *data, u32 len, u16 flags)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->key = cpu_to_le32(key);
+	rec->seq = cpu_to_le32(seq);
+	rec->len = cpu_to_le16((u16)len);
+	rec->flags = cpu_to_le16(flags);
+	if (len)
+		memcpy(rec->data, data, len);
+}
+
+/*
+ * Next sequence number. Records are in seq order, so when the 32-bit
+ * counter would wrap they are renumbered 1..count, keeping the order and
+ * the "strictly increasing" invariant attach checks.
+ */
+static u32 __replay_next_seq(struct compsc_replay *l)
+{
+	u32 seq = le32_to_cpu(l->hdr->seq), n = __replay_count(l), i;
+
+	if (seq == 0xffffffffu) {
+		for (i = 0; i < n; i++)
+			l->recs[i].seq = cpu_to_le32(i + 1);
+		seq = n;
+	}
+	l->hdr->seq = cpu_to_le32(seq + 1);
+	return seq + 1;
+}
+
+/* Write @key to the log proper; the caller checked room for a new key. */
+static void __replay_apply_put(struct compsc_replay *l, u32 key,
+			       const void *data, u32 len)
+{
+	u32 n = __replay_count(l);
+	u32 i = __replay_find(l->recs, n, key);
+
+	if (i < n)
+		__replay_remove(l->recs, n--, i);	/* moves to the end */
+	__replay_fill(&l->recs[n], key, __replay_next_seq(l), data, len, 0);
+	l->hdr->count = cpu_to_le32(n + 1);
+}
+
+static void __replay_apply_del(struct compsc_replay *l, u32 key)
+{
+	u32 n = __replay_count(l);
+	u32 i = __replay_find(l->recs, n, key);
+
+	if (i == n)
+		return;
+	__replay_remove(l->recs, n, i);
+	l->hdr->count = cpu_to_le32(n - 1);
+}
+
+static int __replay_bind(struct compsc_replay *l, void *mem, u32 len,
+			 struct compsc_replay_rec *stage, u32 stage_cap)
+{
+	if (!l || !mem || len < sizeof(struct compsc_replay_hdr) ||
+	    (!stage && stage_cap))
+		return -COMPSC_EINVAL;
+	l->hdr = mem;
+	l->recs = (struct compsc_replay_rec *)(l->hdr + 1);
+	l->stage = stage;
+	l->stage_cap = stage ? stage_cap : 0;
+	l->stage_count = 0;
+	l->in_opset = 0;
+	return 0;
+}
+
+static u32 __replay_room(u32 len)
+{
+	return (len - (u32)sizeof(struct compsc_replay_hdr)) /
+	       (u32)sizeof(struct compsc_replay_rec);
+}
+
+int compsc_replay_init(struct compsc_replay *l, void *mem, u32 len,
+		       struct compsc_replay_rec *stage, u32 stage_cap)
+{
+	u32 cap;
+	int ret = __replay_bind(l, mem, len, stage, stage_cap);
+
+	if (ret)
+		return ret;
+	cap = __replay_room(len);
+	memset(mem, 0, sizeof(struct compsc_replay_hdr) +
+	       (size_t)cap * sizeof(struct compsc_replay_rec));
+	l->hdr->magic = cpu_to_le32(COMPSC_REPLAY_MAGIC);
+	l->hdr->capacity = cpu_to_le32(cap);
+	return 0;
+}
+COMPSC_EXPORT(compsc_replay_init);
+
+/* One record of an existing log: sane length, no reserved bits, in order. */
+static int __replay_rec_ok(const struct compsc_replay *l, u32 i, u32 hdr_seq)
+{
+	const struct compsc_replay_rec *rec = &l->recs[i];
+	u32 seq = le32_to_cpu(rec->seq);
+
+	if (le16_to_cpu(rec->len) > COMPSC_REPLAY_DATA_MAX || rec->flags ||
+	    rec->rsvd || seq > hdr_seq)
+		return 0;
+	if (i && seq <= le32_to_cpu(l->recs[i - 1].seq))
+		return 0;
+	/* strictly increasing seq is checked; keys must be unique too */
+	return __replay_find(l->recs, i, le32_to_cpu(rec->key)) == i;
+}
+
+/*
+ * The log may come from another host after migration: check everything the
+ * other functions rely on before using it, and leave @l unbound on error.
+ */
+int compsc_replay_attach(struct compsc_replay *l, void *mem, u32 len,
+			 struct compsc_replay_rec *stage, u32 stage_cap)
+{
+	struct compsc_replay tmp;
+	u32 cap, count, i;
+	int ret = __replay_bind(&tmp, mem, len, stage, stage_cap);
+
+	if (ret || !l)
+		return ret ? ret : -COMPSC_EINVAL;
+	cap = le32_to_cpu(tmp.hdr->capacity);
+	count = le32_to_cpu(tmp.hdr->count);
+	if (le32_to_cpu(tmp.hdr->magic) != COMPSC_REPLAY_MAGIC ||
+	    cap > __replay_room(len) || count > cap)
+		return -COMPSC_EINVAL;
+	for (i = 0; i < count; i++)
+		if (!__replay_rec_ok(&tmp, i, le32_to_cpu(tmp.hdr->seq)))
+			return -COMPSC_EINVAL;
+	*l = tmp;
+	return 0;
+}
+COMPSC_EXPORT(compsc_replay_attach);
+
+/* Stage @key (delete when @flags says so); last staged write per key wins. */
+static int __replay_stage(struct compsc_replay *l, u32 key, const void *data,
+			  u32 len, u16 flags)
+{
+	u32 n = l->stage_count;
+	u32 i = __replay_find(l->stage, n, key);
+
+	if (i < n)
+		__replay_remove(l->stage, n--, i);
+	else if (n >= l->stage_cap)
+		return -COMPSC_ENOSPC;
+	__replay_fill(&l->stage[n], key, 0, data, len, flags);
+	l->stage_count = n + 1;
+	return 0;
+}
+
+/*
+ * @data is copied first: it may point into the log or the stage itself
+ * (e.g. re-putting what compsc_replay_get() returned), which the move of the
+ * old record to the end would otherwise overwrite.
+ */
+int compsc_replay_put(struct compsc_replay *l, u32 key, const void *data,
+		      u32 len)
+{
+	u8 copy[COMPSC_REPLAY_DATA_MAX];
+	u32 n;
+
+	if (!l || !l->hdr || len > COMPSC_REPLAY_DATA_MAX || (len && !data))
+		return -COMPSC_EINVAL;
+	if (len)
+		memcpy(copy, data, len);
+	data = copy;
+	if (l->in_opset)
+		return __replay_stage(l, key, data, len, 0);
+	n = __replay_count(l);
+	if (__replay_find(l->recs, n, key) == n &&
+	    n >= le32_to_cpu(l->hdr->capacity))
+		return -COMPSC_ENOSPC;	/* the log is left untouched */
+	__replay_apply_put(l, key, data, len);
+	return 0;
+}
+COMPSC_EXPORT(compsc_replay_put);
+
+int compsc_replay_del(struct compsc_replay *l, u32 key)
+{
+	if (!l || !l->hdr)
+		return -COMPSC_EINVAL;
+	if (l->in_opset)
+		return __replay_stage(l, key, NULL, 0, COMPSC_STAGE_DEL);
+	__replay_apply_del(l, key);
+	return 0;
+}
+COMPSC_EXPORT(compsc_replay_del);
+
+int compsc_replay_opset_begin(struct compsc_replay *l)
+{
+	if (!l || !l->hdr || !l->stage)
+		return -COMPSC_EINVAL;
+	if (l->in_opset)
+		return -COMPSC_ESTATE;
+	l->in_opset = 1;
+	l->stage_count = 0;
+	return 0;
+}
+COMPSC_EXPORT(compsc_replay_opset_begin);
+
+/* Records the log holds after applying the stage (each key staged once). */
+static u32 __replay_count_after(const struct compsc_replay *l)
+{
+	u32 n = __replay_count(l), after = n, i;
+
+	for (i = 0; i < l->stage_count; i++) {
+		const struct compsc_replay_rec *s = &l->stage[i];
+		int present = __replay_find(l->recs, n, le32_to_cpu(s->key)) < n;
+
+		if (le16_to_cpu(s->flags) & COMPSC_STAGE_DEL)
+			after -= present;
+		else
+			after += !present;
+	}
+	return after;
+}
+
+/*
+ * All or nothing: the room check covers the whole stage before anything is
+ * applied. Deletes go first so a set that frees records and adds others fits
+ * whenever its end state fits; keys are unique in the stage, so this does
+ * not change the result. The opset ends either way.
+ */
+int compsc_replay_opset_commit(struct compsc_replay *l)
+{
+	u32 i;
+	int ret = 0;
+
+	if (!l || !l->hdr)
+		return -COMPSC_EINVAL;
+	if (!l->in_opset)
+		return -COMPSC_ESTATE;
+	if (__replay_count_after(l) > le32_to_cpu(l->hdr->capacity)) {
+		ret = -COMPSC_ENOSPC;
+		goto out;
+	}
+	for (i = 0; i < l->stage_count; i++)
+		if (le16_to_cpu(l->stage[i].flags) & COMPSC_STAGE_DEL)
+			__replay_apply_del(l, le32_to_cpu(l->stage[i].key));
+	for (i = 0; i < l->stage_count; i++) {
+		const struct compsc_replay_rec *s = &l->stage[i];
+
+		if (!(le16_to_cpu(s->flags) & COMPSC_STAGE_DEL))
+			__replay_apply_put(l, le32_to_cpu(s->key), s->data,
+					   le16_to_cpu(s->len));
+	}
+out:
+	l->in_opset = 0;
+	l->stage_count = 0;
+	return ret;
+}
+COMPSC_EXPORT(compsc_replay_opset_commit);
+
+void compsc_replay_opset_abort(struct compsc_replay *l)
+{
+	if (!l)
+		return;
+	l->in_opset = 0;
+	l->stage_count = 0;
+}
+COMPSC_EXPORT(compsc_replay_opset_abort);
+
+u32 compsc_replay_count(const struct compsc_replay *l)
+{
+	return l && l->hdr ? __replay_count(l) : 0;
+}
+COMPSC_EXPORT(compsc_replay_count);
+
+const struct compsc_replay_rec *compsc_replay_at(const struct compsc_replay *l,
+						 u32 i)
+{
+	return i < compsc_replay_count(l) ? &l->recs[i] : NULL;
+}
+COMPSC_EXPORT(compsc_replay_at);
+
+const struct compsc_replay_rec *compsc_replay_get(const struct compsc_replay *l,
+						  u32 key)
+{
+	u32 n = compsc_replay_count(l);
+	u32 i;
+
+	if (!n)
+		return NULL;
+	i = __replay_find(l->recs, n, key);
+	return i < n ? &l->recs[i] : NULL;
+}
+COMPSC_EXPORT(compsc_replay_get);

@@ -1,3 +1,199 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
-/* placeholder: being written */
+/*
+ * Guest read side and host write side of the CompSC device lock.
+ *
+ * Words and what protects them:
+ *  - ctl->writer: the device owner. Taken by the host with a CAS
+ *    (FREE -> HELD), so two host threads never both own the device; the
+ *    guest only reads it.
+ *  - ctl->version: written only by the host that holds ctl->writer, read by
+ *    the guest to notice a migration.
+ *  - slot[i].enter / .exit: monotonic counts of readers entering/leaving.
+ *    Slot 1 + c is written only by CPU c (no locked instruction); slot 0 is
+ *    shared and always updated atomically. The host only reads slots.
+ *  - reader->restoring: guest-private flag taken by CAS; its owner alone may
+ *    write restore_version and seen_version.
+ *
+ * The fast path (compsc_read_tryenter/exit) is inline in compsc.h; this
+ * file has its slow path and everything that may wait.
+ */
 #include <compsc/compsc.h>
+
+/* CPU number that always maps to the shared slot 0 (process context). */
+#define COMPSC_CPU_SHARED	0xffffffffu
+
+int compsc_reader_init(struct compsc_reader *r, struct compsc_area_hdr *area)
+{
+	u16 nr_slots;
+
+	if (!r || !area || le32_to_cpu(area->magic) != COMPSC_AREA_MAGIC)
+		return -COMPSC_EINVAL;
+	nr_slots = le16_to_cpu(area->nr_slots);
+	if (nr_slots < 1 || nr_slots > COMPSC_MAX_SLOTS)
+		return -COMPSC_EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->ctl = compsc_area_ctl(area);
+	r->slots = compsc_area_slots(area);
+	r->nr_cpu_slots = nr_slots - 1u;
+	r->seen_version = le64_to_cpu(READ_ONCE(r->ctl->version));
+	return 0;
+}
+COMPSC_EXPORT(compsc_reader_init);
+
+/*
+ * Out of line: the writer holds the device, or the version moved on since
+ * the device was last restored. We are counted as inside on entry.
+ *
+ * The version read by the fast path cannot change while we stay inside: a
+ * writer that starts after our enter was counted waits for us to leave, so
+ * restore_version is exactly the version the device will be restored to.
+ */
+int __compsc_read_slow(struct compsc_reader *r, u32 cpu, u32 writer,
+		       u64 version)
+{
+	if (writer != COMPSC_WRITER_FREE)
+		goto busy;
+	if (!compsc_cas32(&r->restoring, 0, 1))
+		goto busy;	/* another context runs the restore */
+	/*
+	 * We own the flag. A restore may have completed between our read of
+	 * seen_version and the CAS (the CAS orders the re-read after it): then
+	 * there is nothing to do and we must not restore a second time.
+	 */
+	if (READ_ONCE(r->seen_version) == version) {
+		smp_mb();
+		WRITE_ONCE(r->restoring, 0);
+		return 0;
+	}
+	r->restore_version = version;
+	return COMPSC_READ_RESTORE;
+busy:
+	compsc_read_exit(r, cpu);
+	return -COMPSC_EBUSY;
+}
+COMPSC_EXPORT(__compsc_read_slow);
+
+void compsc_restore_done(struct compsc_reader *r)
+{
+	WRITE_ONCE(r->seen_version, r->restore_version);
+	/* seen_version before the flag: a CAS winner re-reads it (slow path) */
+	smp_mb();
+	WRITE_ONCE(r->restoring, 0);
+}
+COMPSC_EXPORT(compsc_restore_done);
+
+/*
+ * Process context: the caller may sleep and migrate between CPUs while
+ * inside, so it always counts in the shared slot. Busy (writer held or a
+ * restore running elsewhere) is waited out; when @timeout_ns passes the
+ * result is -COMPSC_ETIMEDOUT, never -COMPSC_EBUSY. One attempt is always
+ * made, so a zero timeout is a plain try.
+ */
+int compsc_read_enter(struct compsc_reader *r, const struct compsc_env *env,
+		      u64 timeout_ns)
+{
+	u64 start;
+	int ret;
+
+	if (!env || !env->now_ns || !env->relax)
+		return -COMPSC_EINVAL;
+	start = env->now_ns(env->ctx);
+	for (;;) {
+		ret = compsc_read_tryenter(r, COMPSC_CPU_SHARED);
+		if (ret != -COMPSC_EBUSY)
+			return ret;
+		if (env->now_ns(env->ctx) - start >= timeout_ns)
+			return -COMPSC_ETIMEDOUT;
+		env->relax(env->ctx);
+	}
+}
+COMPSC_EXPORT(compsc_read_enter);
+
+void compsc_read_leave(struct compsc_reader *r)
+{
+	compsc_read_exit(r, COMPSC_CPU_SHARED);
+}
+COMPSC_EXPORT(compsc_read_leave);
+
+/*
+ * Exits are summed FIRST, then (after a full barrier) enters. The counts
+ * are monotonic and every exit follows its own enter, so each exit we
+ * counted belongs to an enter that happened before we started reading
+ * enters: it is counted too. A reader inside at the barrier has its enter
+ * counted and its exit not. So the result never undercounts; it may
+ * overcount a reader that came and went in between, which only makes the
+ * writer poll once more. The other order could count a late reader's exit
+ * (e.g. one backing out after seeing HELD) without its enter and hide a
+ * reader that is really inside. Slot 0 readers may change CPU while inside;
+ * only the sums matter, never a single slot's difference.
+ *
+ * The slots are guest memory: @nr_slots is clamped so a hostile value can
+ * never make the host read past COMPSC_MAX_SLOTS slots.
+ */
+u64 compsc_readers_inside(const struct compsc_slot *slots, u32 nr_slots)
+{
+	u64 enter = 0, exit = 0;
+	u32 i;
+
+	if (nr_slots > COMPSC_MAX_SLOTS)
+		nr_slots = COMPSC_MAX_SLOTS;
+	for (i = 0; i < nr_slots; i++)
+		exit += le64_to_cpu(READ_ONCE(slots[i].exit));
+	smp_mb();
+	for (i = 0; i < nr_slots; i++)
+		enter += le64_to_cpu(READ_ONCE(slots[i].enter));
+	return enter - exit;
+}
+COMPSC_EXPORT(compsc_readers_inside);
+
+/*
+ * Block new readers, then wait for those inside. After fence_readers()
+ * every reader either is visible in its slot or will see HELD and back out.
+ * Whatever garbage a guest writes into its slots, the wait stays bounded by
+ * @timeout_ns (measured by env->now_ns, not by the guest).
+ */
+int compsc_writer_acquire(struct compsc_area_ctl *ctl,
+			  const struct compsc_slot *slots, u32 nr_slots,
+			  const struct compsc_env *env, u64 timeout_ns)
+{
+	u64 start;
+
+	if (!ctl || !slots || !nr_slots || nr_slots > COMPSC_MAX_SLOTS ||
+	    !env || !env->now_ns || !env->relax || !env->fence_readers)
+		return -COMPSC_EINVAL;
+	if (!compsc_cas32((__u32 *)&ctl->writer,
+			  cpu_to_le32(COMPSC_WRITER_FREE),
+			  cpu_to_le32(COMPSC_WRITER_HELD)))
+		return -COMPSC_EBUSY;
+	env->fence_readers(env->ctx);
+	start = env->now_ns(env->ctx);
+	while (compsc_readers_inside(slots, nr_slots)) {
+		if (env->now_ns(env->ctx) - start >= timeout_ns) {
+			/* no bump: the device stays with the guest as it was */
+			compsc_writer_abort(ctl);
+			return -COMPSC_ETIMEDOUT;
+		}
+		env->relax(env->ctx);
+	}
+	smp_mb();	/* our device accesses follow the readers' exits */
+	return 0;
+}
+COMPSC_EXPORT(compsc_writer_acquire);
+
+void compsc_writer_release(struct compsc_area_ctl *ctl)
+{
+	u64 v = le64_to_cpu(READ_ONCE(ctl->version));
+
+	smp_mb();	/* the host's device accesses before the hand-back */
+	WRITE_ONCE(ctl->version, cpu_to_le64(v + 1));
+	smp_wmb();	/* a reader that sees FREE sees the new version */
+	WRITE_ONCE(ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
+}
+COMPSC_EXPORT(compsc_writer_release);
+
+void compsc_writer_abort(struct compsc_area_ctl *ctl)
+{
+	smp_mb();	/* the host's device accesses before the hand-back */
+	WRITE_ONCE(ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
+}
+COMPSC_EXPORT(compsc_writer_abort);

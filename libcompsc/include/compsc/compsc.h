@@ -113,9 +113,9 @@ int compsc_reader_init(struct compsc_reader *r, struct compsc_area_hdr *area);
  * (inside; run the restore, then compsc_restore_done()), or -COMPSC_EBUSY
  * (not inside: the host owns the device or another context is restoring).
  */
-int compsc_read_tryenter(struct compsc_reader *r, u32 cpu);
+static inline int compsc_read_tryenter(struct compsc_reader *r, u32 cpu);
 /** compsc_read_exit() - leave the read side entered on @cpu (same CPU). */
-void compsc_read_exit(struct compsc_reader *r, u32 cpu);
+static inline void compsc_read_exit(struct compsc_reader *r, u32 cpu);
 
 /* Environment for waiting paths: time and a way to wait without spinning. */
 struct compsc_env {
@@ -138,6 +138,64 @@ int compsc_read_enter(struct compsc_reader *r, const struct compsc_env *env,
 void compsc_read_leave(struct compsc_reader *r);
 /** compsc_restore_done() - the restore finished; other readers may enter. */
 void compsc_restore_done(struct compsc_reader *r);
+
+/*
+ * The read fast path is inline: it runs for every packet, and a call would
+ * cost as much as the rest of it. Slots are counted in place as __le64,
+ * which assumes a little-endian CPU (x86-64 is all we build for).
+ */
+/** __compsc_read_slow() - internal: tryenter found the writer held or a new version. */
+int __compsc_read_slow(struct compsc_reader *r, u32 cpu, u32 writer,
+		       u64 version);
+
+/* @cpu's own slot, or the shared slot 0 for CPUs beyond nr_cpu_slots. */
+static inline struct compsc_slot *__compsc_read_slot(struct compsc_reader *r,
+						     u32 cpu)
+{
+	return likely(cpu < r->nr_cpu_slots) ? &r->slots[cpu + 1] : &r->slots[0];
+}
+
+static inline int compsc_read_tryenter(struct compsc_reader *r, u32 cpu)
+{
+	struct compsc_slot *s = __compsc_read_slot(r, cpu);
+	u32 writer;
+	u64 version;
+
+	if (likely(s != r->slots))
+		compsc_local_inc((__u64 *)&s->enter);	/* only this CPU writes it */
+	else
+		compsc_atomic_inc64((__u64 *)&s->enter);
+	/*
+	 * Asymmetric fence: only a compiler barrier here; the writer's
+	 * env->fence_readers() makes it a full barrier whenever it matters, so
+	 * either the writer sees our enter or we see its COMPSC_WRITER_HELD.
+	 */
+	barrier();
+	writer = le32_to_cpu(READ_ONCE(r->ctl->writer));
+	smp_rmb();	/* pairs with smp_wmb() in compsc_writer_release() */
+	version = le64_to_cpu(READ_ONCE(r->ctl->version));
+	if (unlikely(writer != COMPSC_WRITER_FREE ||
+		     version != READ_ONCE(r->seen_version)))
+		return __compsc_read_slow(r, cpu, writer, version);
+	return 0;
+}
+
+static inline void compsc_read_exit(struct compsc_reader *r, u32 cpu)
+{
+	struct compsc_slot *s = __compsc_read_slot(r, cpu);
+
+	/*
+	 * Release: the device accesses of the section happen before the
+	 * writer can count us out. rmb+wmb order loads and stores before the
+	 * increment's store; both are free on x86.
+	 */
+	smp_rmb();
+	smp_wmb();
+	if (likely(s != r->slots))
+		compsc_local_inc((__u64 *)&s->exit);
+	else
+		compsc_atomic_inc64((__u64 *)&s->exit);
+}
 
 /* ------------------------------------------------------------------ */
 /* Synchronisation: host write side                                    */

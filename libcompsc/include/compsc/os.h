@@ -81,6 +81,15 @@ static inline void compsc_local_inc(__u64 *p)
 #endif
 }
 
+/*
+ * Atomic increment of a counter several CPUs write (the shared reader slot).
+ * Full barrier, like the kernel's value-returning atomics.
+ */
+static inline void compsc_atomic_inc64(__u64 *p)
+{
+	__atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);
+}
+
 /* Compare-and-swap on a 32-bit word; used only on slow paths. */
 static inline int compsc_cas32(__u32 *p, __u32 old, __u32 new)
 {
