@@ -1,0 +1,125 @@
+# The QEMU test bench (tests/vm/README.md): Debian kernel inputs, out-of-tree
+# driver builds, libcompsc as a kernel module, the VM's initramfs, the suite.
+#
+#   make kernel        fetch + unpack the pinned Debian kernel (cached)
+#   make driver DRIVER=igbvf [SERIES=drivers/igbvf] [NAME=igbvf]
+#                      upstream driver + `git am` of SERIES/*.patch, built
+#                      against the headers -> $(BUILD)/drivers/NAME/DRIVER.ko
+#   make kmod-compsc   compsc.ko (libcompsc/Kbuild) + compsc_selftest.ko
+#   make initramfs     $(BUILD)/vm/initrd.img (+ vmlinuz link next to it)
+#   make vm-test       the pytest suite in tests/vm (needs root: netns, tap)
+#   make vm-shell      boot the bench VM with its console on this terminal
+#
+# KCACHE (where kernels are cached) and KDIR can be overridden.
+
+include $(TOP)/mk/kernel.version
+
+KREL     := $(KERNEL_ABI)-$(KERNEL_FLAVOUR)
+KCACHE   ?= $(HOME)/.cache/compsc/kernel-$(KERNEL_ABI)
+KROOT    := $(KCACHE)/root
+KDIR     ?= $(KROOT)/usr/src/linux-headers-$(KREL)
+KSRC     := $(KCACHE)/src
+KSTAMP   := $(KCACHE)/.unpacked
+VMDIR    := $(BUILD)/vm
+VMLINUZ  := $(VMDIR)/vmlinuz
+INITRD   := $(VMDIR)/initrd.img
+AGENT    := $(VMDIR)/compsc-agent
+BENCH    := $(TOP)/tests/vm
+KMOD     := $(BUILD)/kmod
+PYTEST_ARGS ?=
+
+TEST_SUITES += vm-test
+.PHONY: kernel driver drivers kmod-compsc initramfs vm-test vm-shell vm-clean
+
+# ---------------------------------------------------------------- kernel
+kernel: $(KSTAMP)
+$(KSTAMP): $(TOP)/mk/kernel.version $(BENCH)/kernel-fetch.sh
+	$(BENCH)/kernel-fetch.sh $(KCACHE) $(KERNEL_ABI) $(KERNEL_PKGVER) \
+		$(KERNEL_FLAVOUR) $(KERNEL_SOURCE)
+
+# ---------------------------------------------------------------- drivers
+# Generic rule for a developer: any driver, any series, any output name.
+DRIVER ?=
+SERIES ?= $(TOP)/drivers/$(DRIVER)
+NAME   ?= $(DRIVER)
+driver: $(KSTAMP)
+	@test -n "$(DRIVER)" || { echo "usage: make driver DRIVER=igbvf [SERIES=dir] [NAME=out]"; exit 2; }
+	$(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(DRIVER) $(SERIES) $(BUILD)/drivers/$(NAME)
+
+# The builds the bench carries into the VM: name:driver:series.
+#   igbvf        stock igbvf + drivers/igbvf (the CompSC VF series)
+#   igb          stock igb + drivers/igb (the PF series)
+#   igbvf-param  igbvf + the one-patch proof series (series_tag parameter)
+BENCH_DRIVERS := igbvf:igbvf:$(TOP)/drivers/igbvf \
+		 igb:igb:$(TOP)/drivers/igb \
+		 igbvf-param:igbvf:$(TOP)/tests/vm/series/igbvf-param
+bd_name   = $(word 1,$(subst :, ,$1))
+bd_driver = $(word 2,$(subst :, ,$1))
+bd_series = $(word 3,$(subst :, ,$1))
+bd_ko     = $(BUILD)/drivers/$(call bd_name,$1)/$(call bd_driver,$1).ko
+BENCH_KOS := $(foreach d,$(BENCH_DRIVERS),$(call bd_ko,$d))
+
+# build-driver.sh is a no-op when its inputs (kernel, series, script) are
+# unchanged, so these rules can always run; .ko mtimes only move on a rebuild.
+define bench_driver_rule
+$(call bd_ko,$1): $(KSTAMP) FORCE
+	@$(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(call bd_driver,$1) $(call bd_series,$1) $(BUILD)/drivers/$(call bd_name,$1)
+endef
+$(foreach d,$(BENCH_DRIVERS),$(eval $(call bench_driver_rule,$d)))
+drivers: $(BENCH_KOS)
+.PHONY: FORCE
+FORCE:
+
+# ---------------------------------------------------------------- libcompsc in the kernel
+# The sources are copied so no object file lands in libcompsc/; rsync keeps
+# mtimes, so Kbuild stays incremental. Until libcompsc/Kbuild exists the
+# bench builds without it and the self-test is skipped (the test says why).
+KBUILD_JUNK := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+	       --exclude='.*.cmd' --exclude='Module.symvers' --exclude='modules.order' \
+	       --exclude='.tmp*' --exclude='*.o.d'
+HAVE_KMOD := $(wildcard $(TOP)/libcompsc/Kbuild)
+KMOD_KOS  := $(if $(HAVE_KMOD),$(KMOD)/libcompsc/compsc.ko $(KMOD)/compsc_selftest/compsc_selftest.ko)
+
+kmod-compsc: $(KSTAMP)
+	@test -f $(TOP)/libcompsc/Kbuild || { echo "kmod-compsc: libcompsc/Kbuild missing"; exit 1; }
+	mkdir -p $(KMOD)/libcompsc $(KMOD)/compsc_selftest
+	rsync -a --delete $(KBUILD_JUNK) $(TOP)/libcompsc/ $(KMOD)/libcompsc/
+	$(MAKE) -C $(KDIR) M=$(KMOD)/libcompsc modules
+	rsync -a --delete $(KBUILD_JUNK) $(TOP)/tests/kmod/compsc_selftest/ $(KMOD)/compsc_selftest/
+	$(MAKE) -C $(KDIR) M=$(KMOD)/compsc_selftest COMPSC_INC=$(KMOD)/libcompsc/include \
+		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
+$(KMOD_KOS): kmod-compsc
+
+# ---------------------------------------------------------------- the VM image
+$(AGENT): $(BENCH)/guest/agent.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -Wall -Wextra -o $@ $<
+
+$(VMLINUZ): $(KSTAMP)
+	@mkdir -p $(@D)
+	ln -sfn $(KROOT)/boot/vmlinuz-$(KREL) $@
+
+# Our modules go to /lib/compsc/{drivers/<name>,kmod}/ in the guest.
+$(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh \
+	   $(wildcard $(BENCH)/guest/*)
+	rm -rf $(VMDIR)/lib-compsc
+	$(foreach d,$(BENCH_DRIVERS),install -D -m 0644 $(call bd_ko,$d) \
+		$(VMDIR)/lib-compsc/drivers/$(call bd_name,$d)/$(call bd_driver,$d).ko &&) true
+	$(foreach k,$(KMOD_KOS),install -D -m 0644 $k $(VMDIR)/lib-compsc/kmod/$(notdir $k) &&) true
+	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $(VMDIR)/lib-compsc
+
+initramfs: $(INITRD) $(VMLINUZ)
+
+# ---------------------------------------------------------------- run
+BENCH_ENV := COMPSC_BUILD=$(BUILD) COMPSC_VMLINUZ=$(VMLINUZ) COMPSC_INITRD=$(INITRD) \
+	     COMPSC_KREL=$(KREL) PYTHONDONTWRITEBYTECODE=1
+
+vm-test: initramfs
+	cd $(BENCH) && $(BENCH_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
+		--durations=0 $(PYTEST_ARGS) .
+
+vm-shell: initramfs
+	$(BENCH_ENV) $(PYTHON) $(BENCH)/vmshell.py
+
+vm-clean:
+	rm -rf $(VMDIR) $(BUILD)/drivers $(KMOD)

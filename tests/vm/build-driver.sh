@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Build one Intel driver out of tree: upstream source + our patch series.
+#
+# usage: build-driver.sh SRC KDIR DRIVER SERIES OUT
+#   SRC     unpacked kernel source root holding drivers/net/ethernet/intel/
+#   KDIR    linux-headers directory matching SRC
+#   DRIVER  directory name under drivers/net/ethernet/intel (igbvf, igb, ...)
+#   SERIES  directory of `git format-patch` output; every *.patch, sorted,
+#           is applied with `git am` (an empty or missing directory is fine)
+#   OUT     work tree to (re)create; the module ends up as OUT/DRIVER.ko
+#
+# OUT is a small git repository laid out like the kernel tree, so patches
+# made with `git format-patch` in a full kernel tree apply unchanged, and
+# `git -C OUT log` shows exactly what was applied. Never commit OUT.
+set -euo pipefail
+
+SRC=$1 KDIR=$2 DRIVER=$3 SERIES=$4 OUT=$(realpath -m "$5")
+REL_DIR=drivers/net/ethernet/intel/$DRIVER
+[ -d "$SRC/$REL_DIR" ] || { echo "build-driver: no $REL_DIR in $SRC" >&2; exit 1; }
+
+# Skip everything when the inputs are the same as for the existing build.
+series_files() {
+	[ -d "$SERIES" ] && find "$(realpath "$SERIES")" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
+	return 0
+}
+inputs=$( { echo "$KDIR $DRIVER"; cat "$KDIR/Module.symvers"; cat "$0";
+	    series_files | while IFS= read -r p; do echo "$p"; cat "$p"; done; } | sha256sum)
+if [ -f "$OUT/$DRIVER.ko" ] && [ "$(cat "$OUT/.inputs" 2>/dev/null)" = "$inputs" ]; then
+	exit 0
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT/$(dirname "$REL_DIR")"
+cp -a "$SRC/$REL_DIR" "$OUT/$REL_DIR"
+
+# Fixed identity and dates: the upstream commit gets the same hash every run.
+export GIT_AUTHOR_NAME="linux-source" GIT_AUTHOR_EMAIL="linux-source@localhost"
+export GIT_COMMITTER_NAME="compsc-bench" GIT_COMMITTER_EMAIL="bench@localhost"
+export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+git() { command git -C "$OUT" -c init.defaultBranch=main -c core.autocrlf=false "$@"; }
+git init -q
+git add -A
+git commit -q -m "$DRIVER: upstream $(basename "$KDIR" | sed 's/^linux-headers-//')"
+git tag upstream
+
+# Patches keep their own author and date.
+unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE
+n=0
+while IFS= read -r p; do
+	echo "build-driver: git am $p"
+	if ! git am -q --committer-date-is-author-date "$p"; then
+		git am --abort || true
+		echo "build-driver: $p does not apply on upstream $DRIVER" >&2
+		exit 1
+	fi
+	n=$((n + 1))
+done < <(series_files)
+echo "build-driver: $DRIVER with $n patch(es) from ${SERIES:-<none>}"
+
+CONFIG=CONFIG_$(echo "$DRIVER" | tr '[:lower:]' '[:upper:]')
+make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" modules
+cp "$OUT/$REL_DIR/$DRIVER.ko" "$OUT/$DRIVER.ko"
+echo "$inputs" > "$OUT/.inputs"

@@ -1,0 +1,846 @@
+"""compscvm: drive the CompSC bench VM and its host-side network peer.
+
+The bench (see tests/vm/README.md) is QEMU q35 in TCG mode with an emulated
+Intel 82576 (``-device igb``) behind a PCIe root port, running Debian's
+kernel from an initramfs. Inside, the real igb driver creates VFs and igbvf
+drives them. Outside, a :class:`Peer` owns a network namespace whose tap is
+QEMU's network backend, so traffic is measured as a remote client sees it.
+
+Typical use::
+
+    from compscvm import Peer, VM
+
+    with Peer() as peer, VM(peer=peer) as vm:   # boots; cleans up on exit
+        vfs = vm.setup_vfs(2)                   # igb PF up, 2 VFs on igbvf
+        print(vm.run("uname -r").out)           # guest command, rc checked
+        peer.ping(vfs[0].ip, count=3)           # host -> VF through the tap
+    # leaving the block powers the guest off, fails on Oops/BUG/WARNING in
+    # the guest log, removes the namespace and kills every process started
+
+Addresses (all inside the peer's namespace, never anything else):
+the peer is ``10.77.0.1/24``; VF n is ``10.77.0.(10+n)`` with MAC
+``52:54:00:77:00:1n`` (set from the PF by guest/bench-setup).
+
+Artifacts come from ``make vm-test``/``make initramfs``; :class:`Bench`
+finds them (override with COMPSC_BUILD, COMPSC_VMLINUZ, COMPSC_INITRD,
+COMPSC_QEMU). Every VM keeps its console log under
+``$BUILD/vm/runs/<run-id>/<vm-name>/console.log``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import uuid
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional, Sequence, Union
+
+REPO = Path(__file__).resolve().parents[2]
+RUN_ID = f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+PEER_ADDR = "10.77.0.1"
+PREFIX = 24
+
+
+def vf_mac(n: int) -> str:
+    """MAC that guest/bench-setup gives VF n from the PF."""
+    return f"52:54:00:77:00:1{n}"
+
+
+def vf_ip(n: int) -> str:
+    """Address that guest/bench-setup puts on VF n."""
+    return f"10.77.0.{10 + n}"
+
+
+# ---------------------------------------------------------------- errors
+
+class BenchError(Exception):
+    """Something in the bench itself failed (boot, channel, namespace)."""
+
+
+class GuestTimeout(BenchError):
+    """A guest command did not finish in time (the agent killed it)."""
+
+
+class GuestCommandError(BenchError):
+    """A guest command exited non-zero and the caller asked for check."""
+
+
+class KernelProblem(BenchError):
+    """The guest log shows an Oops, BUG, WARNING, panic or call trace."""
+
+
+# ------------------------------------------------------- kernel-log scanner
+
+# Lines that mean the kernel went wrong. Taint notices for our out-of-tree,
+# unsigned modules are expected and do not match any of these.
+PROBLEM_RE = re.compile(
+    r"Oops|BUG:|WARNING:|general protection|Call Trace|Kernel panic"
+    r"|kernel BUG|UBSAN:|KASAN:|list_(add|del) corruption|RCU stall"
+    r"|hung_task|soft lockup|hard LOCKUP")
+HARMLESS_RE = re.compile(
+    r"loading out-of-tree module taints kernel"
+    r"|module verification failed"
+    r"|tainting kernel")
+
+
+def kernel_problems(text: str, context: int = 20) -> list[str]:
+    """Return one excerpt (the line plus ``context`` lines after) per problem."""
+    lines = text.splitlines()
+    out, skip_until = [], -1
+    for i, line in enumerate(lines):
+        if i <= skip_until or HARMLESS_RE.search(line):
+            continue
+        if PROBLEM_RE.search(line):
+            out.append("\n".join(lines[max(0, i - 3):i + context]))
+            skip_until = i + context
+    return out
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass
+class Result:
+    """Outcome of one command (guest or peer)."""
+    cmd: str
+    rc: int
+    out: str
+    err: str
+    seconds: float
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.rc == 0 and not self.timed_out
+
+    def check(self) -> "Result":
+        """Raise GuestCommandError/GuestTimeout unless the command succeeded."""
+        if self.timed_out:
+            raise GuestTimeout(f"timed out after {self.seconds:.1f}s: {self.cmd}\n{self._tail()}")
+        if self.rc != 0:
+            raise GuestCommandError(f"rc={self.rc}: {self.cmd}\n{self._tail()}")
+        return self
+
+    def _tail(self) -> str:
+        return f"--- stdout\n{self.out[-3000:]}\n--- stderr\n{self.err[-3000:]}"
+
+
+@dataclass
+class VF:
+    """One VF as set up by :meth:`VM.setup_vfs`."""
+    index: int
+    bdf: str
+    ifname: str
+    mac: str
+    ip: str
+
+
+@dataclass
+class PingTrace:
+    """Timestamped replies of one ping stream (see :meth:`Peer.ping_stream`)."""
+    interval: float
+    sent: int = 0
+    replies: list = field(default_factory=list)  # (host time, icmp_seq)
+    raw: str = ""
+
+    @property
+    def received(self) -> int:
+        return len({s for _, s in self.replies})
+
+    @property
+    def lost(self) -> int:
+        return max(0, self.sent - self.received)
+
+    def max_gap(self, start: float = 0.0, end: float = float("inf")) -> float:
+        """Longest time in seconds between consecutive replies whose gap
+        overlaps [start, end] (host clock, time.time())."""
+        ts = sorted(t for t, _ in self.replies)
+        gaps = [b - a for a, b in zip(ts, ts[1:]) if b >= start and a <= end]
+        return max(gaps, default=float("nan"))
+
+
+# ------------------------------------------------------------- cleanup
+
+_live: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def _cleanup_all() -> None:
+    for obj in list(_live):
+        try:
+            obj.close()
+        except Exception:  # noqa: BLE001 - best effort at exit
+            pass
+
+
+atexit.register(_cleanup_all)
+# SIGTERM (e.g. CI cancelling the job) should still run the finalizers.
+if threading.current_thread() is threading.main_thread():
+    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, lambda *_: (_cleanup_all(), os._exit(143)))
+
+
+def _pdeath(argv: Sequence[str]) -> list[str]:
+    """Wrap argv so the process dies if the test process is SIGKILLed."""
+    return ["setpriv", "--pdeathsig", "KILL", "--", *argv]
+
+
+def _sh(argv, timeout=60, check=True, input=None) -> Result:
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+                           input=input)
+        r = Result(" ".join(map(str, argv)), p.returncode, p.stdout, p.stderr,
+                   time.monotonic() - t0)
+    except subprocess.TimeoutExpired as e:
+        r = Result(" ".join(map(str, argv)), -1, _s(e.stdout), _s(e.stderr),
+                   time.monotonic() - t0, timed_out=True)
+    return r.check() if check else r
+
+
+def _s(b) -> str:
+    if b is None:
+        return ""
+    return b.decode(errors="replace") if isinstance(b, bytes) else b
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+# ---------------------------------------------------------------- Bench
+
+class Bench:
+    """Where the bench artifacts are. Defaults follow mk/bench.mk."""
+
+    def __init__(self, build: Optional[Path] = None):
+        self.build = Path(build or os.environ.get("COMPSC_BUILD", REPO / "build"))
+        self.vmdir = self.build / "vm"
+        self.kernel = Path(os.environ.get("COMPSC_VMLINUZ", self.vmdir / "vmlinuz"))
+        self.initrd = Path(os.environ.get("COMPSC_INITRD", self.vmdir / "initrd.img"))
+        self.qemu = os.environ.get("COMPSC_QEMU", "qemu-system-x86_64")
+        self.runs = self.vmdir / "runs" / RUN_ID
+
+    def check(self) -> None:
+        """Raise BenchError naming the make target if an artifact is missing."""
+        for p in (self.kernel, self.initrd):
+            if not p.exists():
+                raise BenchError(f"{p} missing: run `make initramfs` (or `make vm-test`)")
+        if shutil.which(self.qemu) is None:
+            raise BenchError(f"{self.qemu} not found: run .ci/install-deps.sh")
+
+    @staticmethod
+    def guest_module(*parts: str) -> str:
+        """Guest path of a module the initramfs carries, e.g.
+        guest_module("drivers", "igbvf-param", "igbvf.ko")."""
+        return "/lib/compsc/" + "/".join(parts)
+
+
+# ---------------------------------------------------------------- Peer
+
+class Peer:
+    """The host-side peer: a network namespace with a bridge at 10.77.0.1/24.
+
+    Each VM attached to the peer gets its own tap on the bridge, so several
+    VMs (e.g. a migration source and destination) share one L2 segment.
+    Nothing here routes outside the namespace.
+    """
+
+    _seq = 0
+
+    def __init__(self, name: Optional[str] = None, addr: str = PEER_ADDR):
+        Peer._seq += 1
+        self.ns = name or f"compsc-{RUN_ID}-{Peer._seq}"
+        self.addr = addr
+        self.bridge = "cbr0"
+        self._taps: list[str] = []
+        self._procs: list[subprocess.Popen] = []
+        self._started = False
+        _live.add(self)
+        self.start()
+
+    # -- lifecycle
+    def start(self) -> "Peer":
+        self.reap_stale()
+        ip = ["ip", "-n", self.ns]
+        _sh(["ip", "netns", "add", self.ns])
+        self._started = True
+        _sh(ip + ["link", "set", "lo", "up"])
+        _sh(ip + ["link", "add", self.bridge, "type", "bridge", "forward_delay", "0", "stp_state", "0"])
+        _sh(ip + ["addr", "add", f"{self.addr}/{PREFIX}", "dev", self.bridge])
+        _sh(ip + ["link", "set", self.bridge, "up"])
+        return self
+
+    def add_tap(self) -> str:
+        """Create a tap on the bridge for one VM; returns its name (in the ns)."""
+        tap = f"ctap{len(self._taps)}"
+        ip = ["ip", "-n", self.ns]
+        _sh(ip + ["tuntap", "add", "dev", tap, "mode", "tap"])
+        _sh(ip + ["link", "set", tap, "master", self.bridge])
+        _sh(ip + ["link", "set", tap, "up"])
+        self._taps.append(tap)
+        return tap
+
+    def close(self) -> None:
+        """Kill every process started in the namespace, then delete it."""
+        for p in self._procs:
+            if p.poll() is None:
+                p.kill()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    pass
+        self._procs.clear()
+        if self._started:
+            # Any process left inside (e.g. a daemonised iperf3) goes too.
+            pids = _sh(["ip", "netns", "pids", self.ns], check=False).out.split()
+            for pid in pids:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, ValueError):
+                    pass
+            _sh(["ip", "netns", "del", self.ns], check=False)
+            self._started = False
+        _live.discard(self)
+
+    @staticmethod
+    def reap_stale() -> None:
+        """Delete compsc-<pid>-* namespaces whose creating process is gone
+        (left behind by a run that was SIGKILLed)."""
+        out = _sh(["ip", "netns", "list"], check=False).out
+        for line in out.splitlines():
+            m = re.match(r"(compsc-(\d+)-\w+-\d+)", line)
+            if m and not _pid_alive(int(m.group(2))):
+                for pid in _sh(["ip", "netns", "pids", m.group(1)], check=False).out.split():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except (ProcessLookupError, ValueError):
+                        pass
+                _sh(["ip", "netns", "del", m.group(1)], check=False)
+
+    def __enter__(self) -> "Peer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- running things in the namespace
+    def wrap(self, argv: Sequence[str]) -> list[str]:
+        """argv prefixed to run inside the namespace."""
+        return ["ip", "netns", "exec", self.ns, *argv]
+
+    def run(self, cmd: Union[str, Sequence[str]], timeout: float = 60,
+            check: bool = True) -> Result:
+        """Run a command in the namespace (a string goes through sh -c)."""
+        argv = ["sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
+        return _sh(self.wrap(argv), timeout=timeout, check=check)
+
+    def popen(self, argv: Sequence[str], **kw) -> subprocess.Popen:
+        """Start a background process in the namespace; killed by close()."""
+        kw.setdefault("stdout", subprocess.PIPE)
+        kw.setdefault("stderr", subprocess.PIPE)
+        kw.setdefault("text", True)
+        p = subprocess.Popen(_pdeath(self.wrap(argv)), **kw)
+        self._procs.append(p)
+        return p
+
+    # -- measurements
+    def ping(self, dst: str, count: int = 3, interval: float = 0.2,
+             deadline: float = 30) -> PingTrace:
+        """Blocking ping; returns the trace (check .received)."""
+        r = self.run(["ping", "-n", "-c", str(count), "-i", str(interval),
+                      "-w", str(int(deadline)), dst], timeout=deadline + 10, check=False)
+        return self._parse_ping(r.out, interval)
+
+    def ping_stream(self, dst: str, interval: float = 0.01) -> "PingStream":
+        """Start a timestamped ping at a fixed interval; use as a context
+        manager, the trace is in .trace after the block."""
+        return PingStream(self, dst, interval)
+
+    @staticmethod
+    def _parse_ping(out: str, interval: float) -> PingTrace:
+        tr = PingTrace(interval=interval, raw=out)
+        for m in re.finditer(r"^(?:\[(\d+\.\d+)\] )?\d+ bytes from .*icmp_seq=(\d+)", out, re.M):
+            tr.replies.append((float(m.group(1) or 0), int(m.group(2))))
+        m = re.search(r"(\d+) packets transmitted", out)
+        tr.sent = int(m.group(1)) if m else 0
+        return tr
+
+    def iperf3(self, dst: str, seconds: int = 5, reverse: bool = False,
+               extra: Sequence[str] = ()) -> dict:
+        """iperf3 client in the namespace against a server at dst; returns
+        iperf3's JSON (the guest must run `iperf3 -s`)."""
+        argv = ["iperf3", "-c", dst, "-t", str(seconds), "-J", *extra]
+        if reverse:
+            argv.append("-R")
+        r = self.run(argv, timeout=seconds + 60, check=False)
+        try:
+            data = json.loads(r.out)
+        except json.JSONDecodeError:
+            raise BenchError(f"iperf3 gave no JSON (rc={r.rc}): {r.out[-2000:]} {r.err[-2000:]}")
+        if "error" in data:
+            raise BenchError(f"iperf3: {data['error']}")
+        return data
+
+
+class PingStream:
+    """Background `ping -D` from the peer; see Peer.ping_stream."""
+
+    def __init__(self, peer: Peer, dst: str, interval: float):
+        self.peer, self.dst, self.interval = peer, dst, interval
+        self.trace: Optional[PingTrace] = None
+        self._p: Optional[subprocess.Popen] = None
+
+    def __enter__(self) -> "PingStream":
+        self._p = self.peer.popen(["ping", "-n", "-D", "-i", str(self.interval),
+                                   "-W", "1", self.dst])
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._p.send_signal(signal.SIGINT)  # ping prints its summary on SIGINT
+        try:
+            out, _ = self._p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._p.kill()
+            out, _ = self._p.communicate()
+        self.trace = Peer._parse_ping(out, self.interval)
+
+
+# ---------------------------------------------------------------- the agent
+
+class _Channel:
+    """Host end of the compsc-agent protocol (see guest/agent.c)."""
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        self._lock = threading.Lock()       # serialises writes to sock
+        self._cond = threading.Condition()  # guards _done, _hellos, _closed
+        self._done: dict[int, tuple] = {}
+        self._hellos = 0
+        self._closed = False
+        self._next = 1
+        self._t = threading.Thread(target=self._reader, daemon=True)
+        self._t.start()
+
+    def _read_exact(self, f, n: int) -> bytes:
+        b = f.read(n)
+        if b is None or len(b) != n:
+            raise EOFError
+        return b
+
+    def _reader(self) -> None:
+        f = self.sock.makefile("rb")
+        try:
+            while True:
+                line = f.readline()
+                if not line:
+                    break
+                parts = line.decode(errors="replace").split()
+                if parts[:1] == ["HELLO"]:
+                    with self._cond:
+                        self._hellos += 1
+                        self._cond.notify_all()
+                elif parts[:1] == ["END"] and len(parts) == 6:
+                    rid, st, to, ol, el = map(int, parts[1:])
+                    out = self._read_exact(f, ol)
+                    err = self._read_exact(f, el)
+                    with self._cond:
+                        self._done[rid] = (st, bool(to), out, err)
+                        self._cond.notify_all()
+        except (OSError, EOFError, ValueError):
+            pass
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+    def wait_hello(self, count: int, timeout: float, alive) -> bool:
+        end = time.monotonic() + timeout
+        with self._cond:
+            while self._hellos < count and not self._closed:
+                left = end - time.monotonic()
+                if left <= 0 or not alive():
+                    return False
+                self._cond.wait(min(left, 0.5))
+            return self._hellos >= count
+
+    def send(self, cmd: str, timeout: float, stdin: bytes = b"") -> int:
+        c = cmd.encode()
+        with self._lock:
+            rid = self._next
+            self._next += 1
+            hdr = f"RUN {rid} {int(timeout * 1000)} {len(c)} {len(stdin)}\n".encode()
+            self.sock.sendall(hdr + c + stdin)
+        return rid
+
+    def wait(self, rid: int, timeout: float, alive) -> Optional[tuple]:
+        end = time.monotonic() + timeout
+        with self._cond:
+            while rid not in self._done:
+                left = end - time.monotonic()
+                if left <= 0 or self._closed or not alive():
+                    return None
+                self._cond.wait(min(left, 0.5))
+            return self._done.pop(rid)
+
+
+class Pending:
+    """A guest command in flight (from VM.start); .wait() gives the Result."""
+
+    def __init__(self, vm: "VM", rid: int, cmd: str, timeout: float):
+        self.vm, self.rid, self.cmd, self.timeout = vm, rid, cmd, timeout
+        self.t0 = time.monotonic()
+
+    def wait(self, check: bool = True) -> Result:
+        # The agent enforces `timeout`; the extra margin covers a slow guest.
+        grace = self.timeout + 30 if self.timeout else 24 * 3600
+        got = self.vm._chan.wait(self.rid, grace, self.vm.alive)
+        dt = time.monotonic() - self.t0
+        if got is None:
+            raise BenchError(
+                f"no reply from the guest agent after {dt:.0f}s "
+                f"({'QEMU exited' if not self.vm.alive() else 'guest unresponsive'}): "
+                f"{self.cmd}\n--- console tail\n{self.vm.console()[-4000:]}")
+        st, to, out, err = got
+        r = Result(self.cmd, st, out.decode(errors="replace"),
+                   err.decode(errors="replace"), dt, timed_out=to)
+        return r.check() if check else r
+
+
+# ---------------------------------------------------------------- VM
+
+class VM:
+    """One bench VM: boots in the constructor, powers off in close().
+
+    Arguments:
+      peer       Peer whose bridge the igb port is attached to (None: the
+                 port has no backend beyond a dummy user-less hub)
+      name       label for logs (build/vm/runs/<run-id>/<name>/)
+      mem, smp   guest memory (MiB) and CPUs
+      append     extra kernel command line
+      extra_files  {guest path: host path or bytes} added as a second cpio
+                 archive at boot, no initramfs rebuild needed
+      qemu_args  extra QEMU arguments
+      boot_timeout  seconds until the agent must have said HELLO
+      interactive  console on stdio, no agent wait (make vm-shell)
+    """
+
+    def __init__(self, peer: Optional[Peer] = None, name: str = "vm",
+                 mem: int = 768, smp: int = 1, append: str = "",
+                 extra_files: Optional[dict] = None,
+                 qemu_args: Iterable[str] = (), bench: Optional[Bench] = None,
+                 boot_timeout: float = 240, interactive: bool = False):
+        self.bench = bench or Bench()
+        self.bench.check()
+        self.peer, self.name = peer, name
+        self.dir = self.bench.runs / name
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True)
+        self.console_path = self.dir / "console.log"
+        # Unix socket paths are limited to ~107 bytes: keep them short.
+        self._sockdir = Path(f"/tmp/compsc-{RUN_ID}-{name}")
+        shutil.rmtree(self._sockdir, ignore_errors=True)
+        self._sockdir.mkdir()
+        self.ctl_path = self._sockdir / "ctl"
+        self.qmp_path = self._sockdir / "qmp"
+        self._proc: Optional[subprocess.Popen] = None
+        self._chan: Optional[_Channel] = None
+        self._closed = False
+        self.boot_seconds = float("nan")
+        _live.add(self)
+        try:
+            self._boot(mem, smp, append, extra_files or {}, list(qemu_args),
+                       boot_timeout, interactive)
+        except BaseException:
+            self.close(check=False)
+            raise
+
+    # -- boot
+    def _initrd(self, extra_files: dict) -> Path:
+        if not extra_files:
+            return self.bench.initrd
+        # Linux unpacks concatenated cpio archives in order: ours goes last.
+        stage = self.dir / "extra"
+        shutil.rmtree(stage, ignore_errors=True)
+        for gpath, src in extra_files.items():
+            dst = stage / gpath.lstrip("/")
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(src, (bytes, str)) and not isinstance(src, Path) and not (
+                    isinstance(src, str) and os.path.exists(src)):
+                dst.write_bytes(src.encode() if isinstance(src, str) else src)
+            else:
+                shutil.copy2(src, dst)
+        names = subprocess.run(["find", ".", "-mindepth", "1"], cwd=stage,
+                               capture_output=True, check=True).stdout
+        extra = subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"],
+                               cwd=stage, input=names, capture_output=True,
+                               check=True).stdout
+        out = self.dir / "initrd.img"
+        with open(out, "wb") as f:
+            with open(self.bench.initrd, "rb") as base:
+                shutil.copyfileobj(base, f)
+            f.write(extra)
+        return out
+
+    def qemu_argv(self, mem: int, smp: int, append: str, initrd: Path,
+                  tap: Optional[str], interactive: bool) -> list[str]:
+        """The full QEMU command line (also used by make vm-shell)."""
+        netdev = (f"tap,id=n0,ifname={tap},script=no,downscript=no" if tap
+                  else "hubport,id=n0,hubid=0")
+        kappend = "console=ttyS0 panic=-1 loglevel=7 " + append
+        argv = [
+            self.bench.qemu, "-M", "q35", "-accel", "tcg", "-m", str(mem),
+            "-smp", str(smp), "-nodefaults", "-no-reboot", "-display", "none",
+            "-kernel", str(self.bench.kernel), "-initrd", str(initrd),
+            "-append", kappend.strip(),
+            "-device", "pcie-root-port,id=rp1,slot=1,chassis=1",
+            "-netdev", netdev, "-device", "igb,bus=rp1,netdev=n0,id=pf0",
+            "-device", "virtio-serial-pci,id=vser0",
+            "-chardev", f"socket,id=ctl,path={self.ctl_path},server=off",
+            "-device", "virtserialport,bus=vser0.0,chardev=ctl,name=compsc.ctl",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+        ]
+        if interactive:
+            argv += ["-serial", "mon:stdio"]
+        else:
+            argv += ["-chardev", f"file,id=con0,path={self.console_path}",
+                     "-serial", "chardev:con0"]
+        return argv
+
+    def _boot(self, mem, smp, append, extra_files, qemu_args, boot_timeout,
+              interactive) -> None:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(self.ctl_path))
+        listener.listen(1)
+        tap = self.peer.add_tap() if self.peer else None
+        if interactive:
+            append = (append + " compsc.shell=1").strip()
+        argv = self.qemu_argv(mem, smp, append, self._initrd(extra_files), tap,
+                              interactive) + qemu_args
+        if self.peer:
+            argv = self.peer.wrap(argv)
+        (self.dir / "qemu.cmdline").write_text(shlex.join(argv) + "\n")
+        t0 = time.monotonic()
+        self._qemu_err = open(self.dir / "qemu.stderr", "wb")
+        self._proc = subprocess.Popen(
+            _pdeath(argv), stdin=None if interactive else subprocess.DEVNULL,
+            stdout=None if interactive else self._qemu_err, stderr=self._qemu_err)
+        listener.settimeout(30)
+        try:
+            conn, _ = listener.accept()
+        except socket.timeout:
+            raise BenchError(f"QEMU never connected the control socket\n{self._diag()}")
+        finally:
+            listener.close()
+        self._chan = _Channel(conn)
+        if interactive:
+            return
+        if not self._chan.wait_hello(1, boot_timeout, self.alive):
+            raise BenchError(f"guest agent did not start within {boot_timeout}s\n{self._diag()}")
+        self.boot_seconds = time.monotonic() - t0
+        self.check_kernel_log()
+
+    def _diag(self) -> str:
+        rc = self._proc.poll() if self._proc else None
+        err = (self.dir / "qemu.stderr").read_text(errors="replace")[-2000:]
+        return (f"QEMU {'exited rc=%s' % rc if rc is not None else 'running'}; "
+                f"stderr:\n{err}\n--- console ({self.console_path}):\n{self.console()[-6000:]}")
+
+    # -- state
+    def alive(self) -> bool:
+        """True while QEMU runs."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def console(self) -> str:
+        """The whole guest console log so far (kernel messages included)."""
+        try:
+            return self.console_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def log_mark(self) -> int:
+        """Position in the console log; pass to check_kernel_log(since=...)."""
+        try:
+            return self.console_path.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def kernel_problems(self, since: int = 0) -> list[str]:
+        """Oops/BUG/WARNING excerpts in the console log after `since`."""
+        try:
+            with open(self.console_path, "rb") as f:
+                f.seek(since)
+                text = f.read().decode(errors="replace")
+        except FileNotFoundError:
+            return []
+        return kernel_problems(text)
+
+    def check_kernel_log(self, since: int = 0) -> None:
+        """Raise KernelProblem (with the excerpts and the log's path) if the
+        guest kernel reported a problem after `since`."""
+        probs = self.kernel_problems(since)
+        if probs:
+            raise KernelProblem(
+                f"guest kernel problem in {self.console_path}:\n\n" + "\n\n...\n\n".join(probs))
+
+    # -- commands
+    def start(self, cmd: str, timeout: float = 60, stdin: bytes = b"") -> Pending:
+        """Send a shell command to the guest without waiting; returns a
+        Pending whose .wait() gives the Result. Several may be in flight."""
+        if not self.alive():
+            raise BenchError(f"VM {self.name} is not running\n{self._diag()}")
+        rid = self._chan.send(cmd, timeout, stdin)
+        return Pending(self, rid, cmd, timeout)
+
+    def run(self, cmd: str, timeout: float = 60, check: bool = True,
+            stdin: Union[bytes, str] = b"") -> Result:
+        """Run a shell command (busybox sh -c) in the guest; wait for it.
+        timeout is enforced in the guest (the command's process group is
+        killed); check=True raises on non-zero exit or timeout."""
+        if isinstance(stdin, str):
+            stdin = stdin.encode()
+        return self.start(cmd, timeout, stdin).wait(check=check)
+
+    def put(self, guest_path: str, data: Union[bytes, str, Path]) -> None:
+        """Write a file in the guest (host Path, or bytes/str content)."""
+        if isinstance(data, Path):
+            data = data.read_bytes()
+        elif isinstance(data, str):
+            data = data.encode()
+        q = shlex.quote(guest_path)
+        self.run(f"mkdir -p $(dirname {q}) && cat > {q}", stdin=data)
+
+    def get(self, guest_path: str) -> str:
+        """Read a (text) file from the guest."""
+        return self.run(f"cat {shlex.quote(guest_path)}").out
+
+    def dmesg(self) -> str:
+        return self.run("dmesg").out
+
+    # -- kernel modules
+    def insmod(self, guest_path: str, **params) -> Result:
+        """insmod a .ko that is in the guest, with module parameters."""
+        args = " ".join(f"{k}={shlex.quote(str(v))}" for k, v in params.items())
+        return self.run(f"insmod {shlex.quote(guest_path)} {args}")
+
+    def rmmod(self, name: str, check: bool = True) -> Result:
+        return self.run(f"rmmod {shlex.quote(name)}", check=check)
+
+    def modprobe(self, name: str) -> Result:
+        return self.run(f"modprobe {shlex.quote(name)}")
+
+    def module_loaded(self, name: str) -> bool:
+        return self.run(f"test -d /sys/module/{shlex.quote(name)}", check=False).rc == 0
+
+    def module_param(self, module: str, param: str) -> str:
+        return self.get(f"/sys/module/{module}/parameters/{param}").strip()
+
+    # -- the SR-IOV setup
+    def setup_vfs(self, numvfs: int = 2, igbvf: Optional[str] = None,
+                  wait_link: float = 60) -> list[VF]:
+        """Load igb, bring the PF up, create numvfs VFs with fixed MACs,
+        bind igbvf (stock, or the guest path `igbvf` of another build),
+        address them (see vf_ip) and wait for link on VF 0."""
+        cmd = f"bench-setup {numvfs}" + (f" {shlex.quote(igbvf)}" if igbvf else "")
+        r = self.run(cmd, timeout=120)
+        vfs = []
+        for line in r.out.splitlines():
+            kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
+            if "vf" in kv:
+                vfs.append(VF(int(kv["vf"]), kv["bdf"], kv["if"], kv["mac"], kv["ip"]))
+            if "pf" in kv:
+                self.pf_bdf, self.pf_if = kv["pf"], kv["pfif"]
+        self.vfs = vfs
+        if vfs and wait_link:
+            self.wait_link(vfs[0].ifname, wait_link)
+        return vfs
+
+    def wait_link(self, ifname: str, timeout: float = 60) -> float:
+        """Wait until ifname reports carrier; returns seconds waited."""
+        r = self.run(
+            f"i=0; while [ \"$(cat /sys/class/net/{ifname}/carrier 2>/dev/null)\" != 1 ]; do "
+            f"i=$((i+1)); [ $i -gt {int(timeout * 10)} ] && exit 1; sleep 0.1; done; echo $i",
+            timeout=timeout + 10, check=False)
+        if r.rc != 0:
+            raise BenchError(f"{ifname}: no link after {timeout}s\n"
+                             + self.run("ip -d link; dmesg | tail -30", check=False).out)
+        return int(r.out.strip() or 0) / 10
+
+    # -- QMP (for later: migration, device_del/add)
+    def qmp(self, command: str, **arguments) -> dict:
+        """One QMP command on a fresh connection; returns "return" or raises."""
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(30)
+        s.connect(str(self.qmp_path))
+        f = s.makefile("rwb")
+        try:
+            json.loads(f.readline())  # greeting
+            for msg in ({"execute": "qmp_capabilities"},
+                        {"execute": command, "arguments": arguments}):
+                f.write(json.dumps(msg).encode() + b"\n")
+                f.flush()
+                while True:
+                    rep = json.loads(f.readline())
+                    if "event" not in rep:
+                        break
+                if "error" in rep:
+                    raise BenchError(f"QMP {command}: {rep['error']}")
+            return rep.get("return", {})
+        finally:
+            f.close()
+            s.close()
+
+    # -- shutdown
+    def close(self, check: bool = True) -> None:
+        """Power off (or kill) the guest and release everything. With
+        check=True, raise KernelProblem if the log shows one."""
+        if self._closed:
+            return
+        self._closed = True
+        _live.discard(self)
+        try:
+            if self.alive() and self._chan is not None:
+                try:
+                    self._chan.send("sync; poweroff -f", 10)
+                    self._proc.wait(30)
+                except (OSError, subprocess.TimeoutExpired):
+                    pass
+        finally:
+            if self._proc is not None and self._proc.poll() is None:
+                self._proc.kill()
+                try:
+                    self._proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    pass
+            if self._chan is not None:
+                try:
+                    self._chan.sock.close()
+                except OSError:
+                    pass
+            if hasattr(self, "_qemu_err"):
+                self._qemu_err.close()
+            shutil.rmtree(self._sockdir, ignore_errors=True)
+        if check:
+            self.check_kernel_log()
+
+    def __enter__(self) -> "VM":
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        # Do not mask the test's own exception with a log complaint.
+        self.close(check=exc_type is None)

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Build the bench VM's initramfs (an uncompressed newc cpio: the kernel
+# unpacks it faster under TCG than it would decompress gzip).
+#
+# usage: mkinitramfs.sh OUT KROOT KREL AGENT EXTRA_DIR
+#   OUT        initramfs to write
+#   KROOT      unpacked Debian kernel (lib/modules/KREL inside)
+#   KREL       kernel release, e.g. 6.12.117+deb12-amd64
+#   AGENT      the static compsc-agent binary
+#   EXTRA_DIR  tree copied to /lib/compsc (our built modules); may be absent
+#
+# Contents: busybox-static, iproute2's ip, ethtool, iperf3 (with their shared
+# libraries, found by ldd), the stock modules the bench needs and everything
+# they depend on (uncompressed, with a fresh modules.dep), tests/vm/guest/*.
+set -euo pipefail
+
+OUT=$(realpath -m "$1") KROOT=$2 KREL=$3 AGENT=$4 EXTRA=${5:-}
+HERE=$(cd "$(dirname "$0")" && pwd)
+# Stock modules to include; their dependencies are added automatically.
+MODULES="igb igbvf"
+# Host programs to include (with their libraries).
+PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash"
+
+STAGE=$(mktemp -d "${OUT}.stage.XXXXXX")
+trap 'rm -rf "$STAGE"' EXIT
+mkdir -p "$STAGE"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,run,root,etc,lib/compsc}
+
+cp /bin/busybox "$STAGE/bin/busybox"
+for applet in $(/bin/busybox --list); do
+	[ "$applet" = busybox ] || ln -sf busybox "$STAGE/bin/$applet"
+done
+
+copy_with_libs() {
+	local f=$1 lib
+	install -D "$f" "$STAGE$f"
+	for lib in $(ldd "$f" | grep -oE '/[^ ]+' | sort -u); do
+		[ -e "$STAGE$lib" ] || install -D "$(realpath "$lib")" "$STAGE$lib"
+	done
+}
+for p in $PROGRAMS; do
+	[ -x "$p" ] || { echo "mkinitramfs: $p missing (run .ci/install-deps.sh)" >&2; exit 1; }
+	copy_with_libs "$p"
+	# Prefer the real tools over busybox applets of the same name.
+	ln -sf "$p" "$STAGE/bin/$(basename "$p")"
+done
+# /bin/sh is dash, as on Debian: Debian's busybox ash runs its own applets
+# before searching PATH, so `ip` in an ash script would be busybox's (which
+# cannot set VF MACs). Interactive shells use ash with aliases (etc/profile).
+ln -sf /usr/bin/dash "$STAGE/bin/sh"
+
+# Stock modules: walk modinfo's depends= recursively over the unpacked tree.
+MODDIR=$KROOT/lib/modules/$KREL
+declare -A seen=()
+add_module() {
+	local name=$1 path dep
+	[ -n "${seen[$name]:-}" ] && return
+	seen[$name]=1
+	path=$(find "$MODDIR/kernel" -name "$name.ko*" -o -name "$(echo "$name" | tr _ -).ko*" | head -1)
+	[ -n "$path" ] || { echo "mkinitramfs: module $name not found" >&2; exit 1; }
+	for dep in $(modinfo -F depends "$path" | tr ',' ' '); do
+		add_module "$dep"
+	done
+	local rel=${path#"$KROOT"/}
+	mkdir -p "$STAGE/$(dirname "$rel")"
+	case $path in
+	*.xz) xz -dc "$path" > "$STAGE/${rel%.xz}" ;;
+	*.zst) zstd -qdc "$path" > "$STAGE/${rel%.zst}" ;;
+	*) cp "$path" "$STAGE/$rel" ;;
+	esac
+}
+for m in $MODULES; do add_module "$m"; done
+cp "$MODDIR"/modules.builtin "$MODDIR"/modules.builtin.modinfo "$MODDIR"/modules.order \
+	"$STAGE/lib/modules/$KREL/"
+depmod -b "$STAGE" "$KREL"
+
+install -m 0755 "$HERE/guest/init" "$STAGE/init"
+install -m 0755 "$HERE/guest/bench-setup" "$STAGE/usr/sbin/bench-setup"
+install -m 0755 "$AGENT" "$STAGE/usr/sbin/compsc-agent"
+if [ -n "$EXTRA" ] && [ -d "$EXTRA" ]; then
+	cp -a "$EXTRA/." "$STAGE/lib/compsc/"
+fi
+printf 'root:x:0:0:root:/root:/bin/sh\n' > "$STAGE/etc/passwd"
+printf 'root:x:0:\n' > "$STAGE/etc/group"
+cat > "$STAGE/etc/profile" <<'EOF'
+PS1='compsc-vm:\w# '
+alias ip=/usr/sbin/ip ethtool=/usr/sbin/ethtool iperf3=/usr/bin/iperf3
+EOF
+
+(cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+echo "mkinitramfs: $OUT ($(du -h "$OUT" | cut -f1)), modules: ${!seen[*]}"
