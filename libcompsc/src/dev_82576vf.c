@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
+/*
+ * Intel 82576 VF: the register allow-list and queue-stop registers (see
+ * compsc/dev_82576vf.h). Windows are [start, end) byte ranges of BAR0.
+ *
+ * Left out on purpose: CTRL (a write resets the VF), the mailbox (writing
+ * it talks to the PF), EICR/EICS/EIMC (reads clear causes or writes act),
+ * DCA_RXCTRL/TXCTRL and head write-back (the guest does not use them), and
+ * 8-byte entries (the device only takes 4-byte accesses).
+ */
+#include <compsc/compsc.h>
+#include <compsc/dev_82576vf.h>
+
+#define P	COMPSC_KIND_BIT(COMPSC_REG_PLAIN)
+#define C	COMPSC_KIND_BIT(COMPSC_REG_COUNTER_RO)
+#define W4	COMPSC_WIDTH_4
+#define WIN(s, e, k)	{ .start = (s), .end = (e), .bar = 0, \
+			  .width_mask = W4, .kind_mask = (k) }
+
+/* One queue's ring registers; @q is 0 or 1. */
+#define RXQ(q) \
+	WIN(0x2800 + 0x100 * (q), 0x2814 + 0x100 * (q), P), /* RDBAL..RDH */ \
+	WIN(0x2818 + 0x100 * (q), 0x281c + 0x100 * (q), P), /* RDT */ \
+	WIN(0x2828 + 0x100 * (q), 0x282c + 0x100 * (q), P)  /* RXDCTL */
+#define TXQ(q) \
+	WIN(0x3800 + 0x100 * (q), 0x380c + 0x100 * (q), P), /* TDBAL..TDLEN */ \
+	WIN(0x3810 + 0x100 * (q), 0x3814 + 0x100 * (q), P), /* TDH */ \
+	WIN(0x3818 + 0x100 * (q), 0x381c + 0x100 * (q), P), /* TDT */ \
+	WIN(0x3828 + 0x100 * (q), 0x382c + 0x100 * (q), P)  /* TXDCTL */
+
+static const struct compsc_allow compsc_82576vf_allow[] = {
+	WIN(0x0f10, 0x0f1c, C),		/* VFGPRC, VFGPTC, VFGORC */
+	WIN(0x0f34, 0x0f38, C),		/* VFGOTC */
+	WIN(0x0f3c, 0x0f4c, C),		/* VFMPRC, VFGPRLBC..VFGORLBC */
+	WIN(0x0f50, 0x0f54, C),		/* VFGOTLBC */
+	WIN(0x1524, 0x1528, P),		/* EIMS */
+	WIN(0x152c, 0x1534, P),		/* EIAC, EIAM */
+	WIN(0x1680, 0x168c, P),		/* EITR(0..2) */
+	WIN(0x1700, 0x1704, P),		/* IVAR0 */
+	WIN(0x1740, 0x1744, P),		/* IVAR_MISC */
+	RXQ(0), RXQ(1), TXQ(0), TXQ(1),
+};
+
+const struct compsc_policy compsc_82576vf_policy = {
+	.bar_size = { COMPSC_82576VF_BAR0_SIZE },
+	.allow = compsc_82576vf_allow,
+	.nr_allow = sizeof(compsc_82576vf_allow) /
+		    sizeof(compsc_82576vf_allow[0]),
+	.max_regs = 64,
+	.max_counters = 16,
+};
+COMPSC_EXPORT(compsc_82576vf_policy);
+
+const u32 compsc_82576vf_qctl[COMPSC_82576VF_NR_QCTL] = {
+	COMPSC_82576VF_RXDCTL(0), COMPSC_82576VF_RXDCTL(1),
+	COMPSC_82576VF_TXDCTL(0), COMPSC_82576VF_TXDCTL(1),
+};
+COMPSC_EXPORT(compsc_82576vf_qctl);
