@@ -439,7 +439,9 @@ static int compsc_parse_walk(struct compsc_parse *ps)
 	    !compsc_rec_size_ok(COMPSC_REC_END, le32_to_cpu(r.len)))
 		return compsc_refuse(ps, end, -COMPSC_EMALFORMED);
 	if (e.rsvd)
-		return compsc_refuse(ps, end + REC_HDR_LEN, -COMPSC_EMALFORMED);
+		return compsc_refuse(ps, end + REC_HDR_LEN +
+				     offsetof(struct compsc_rec_end, rsvd),
+				     -COMPSC_EMALFORMED);
 	ps->v->rec[COMPSC_REC_END].data = ps->buf + end + REC_HDR_LEN;
 	ps->v->rec[COMPSC_REC_END].len = sizeof(e);
 	return 0;
