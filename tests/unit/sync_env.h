@@ -12,6 +12,7 @@
 
 #include <compsc/compsc.h>
 #include <linux/membarrier.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@
 
 static int sync_env_use_membarrier = -1;	/* -1: not probed yet */
 static volatile char *sync_env_page;
+/* serialises fallback fences: one writer's PROT_READ must not fault another's write */
+static pthread_mutex_t sync_env_page_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static inline u64 sync_env_now(void *ctx)
 {
@@ -81,7 +84,9 @@ static inline void sync_env_fence(void *ctx)
 		perror("sync_env: membarrier");
 		abort();
 	}
+	pthread_mutex_lock(&sync_env_page_lock);
 	sync_env_mprotect_fence();
+	pthread_mutex_unlock(&sync_env_page_lock);
 }
 
 static const struct compsc_env sync_env_real = {
