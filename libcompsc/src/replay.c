@@ -78,9 +78,14 @@ static void __replay_apply_put(struct compsc_replay *l, u32 key,
 	u32 n = __replay_count(l);
 	u32 i = __replay_find(l->recs, n, key);
 
-	if (i < n)
-		__replay_remove(l->recs, n--, i);	/* moves to the end */
-	__replay_fill(&l->recs[n], key, __replay_next_seq(l), data, len, 0);
+	u32 seq;
+
+	if (i < n) {				/* moves to the end */
+		__replay_remove(l->recs, n, i);
+		l->hdr->count = cpu_to_le32(--n);
+	}
+	seq = __replay_next_seq(l);		/* may renumber recs[0..n) */
+	__replay_fill(&l->recs[n], key, seq, data, len, 0);
 	l->hdr->count = cpu_to_le32(n + 1);
 }
 
