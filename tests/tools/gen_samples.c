@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
+/*
+ * Write the CLI test samples with the library's own writer and area
+ * helpers, so the samples are what libcompsc produces today:
+ *
+ *   good.stream     every known record (DRIVER = the area's replay log) and
+ *                   one unknown optional record
+ *   opaque.stream   PF_VF only, DRIVER data that is not a replay log
+ *   truncated.stream, corrupt.stream   good.stream cut short / one bit flipped
+ *   good.area       an area mid-migration (writer held, one reader inside)
+ *   bad-layout.area, bad-reg.area, truncated.area   hostile areas
+ *   garbage.bin, empty.bin
+ *
+ * usage: gen_samples DIR
+ */
+#include <compsc/compsc.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CAP	16384u
+
+static const struct compsc_ident id_82576vf = {
+	.vendor = 0x8086, .device = 0x10ca,
+	.subsys_vendor = 0x8086, .subsys_device = 0xa03c,
+};
+
+/* 82576 VF registers (igbvf's regs.h offsets) with the values they hold. */
+static const struct compsc_rec_reg regs[] = {
+	{ .offset = 0x0000, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x1c000000 },
+	{ .offset = 0x1680, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x000001f4 },
+	{ .offset = 0x2800, .width = 8, .kind = COMPSC_REG_PLAIN, .value = 0x00000001deadb000ull },
+	{ .offset = 0x2808, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00004000 },
+	{ .offset = 0x3828, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x02000000 },
+};
+
+static const struct compsc_rec_counter ctrs[] = {
+	{ .offset = 0x0f10, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	  .hw_final = 0xfffffff0u, .total = 0x1fffffff0ull },	/* VFGPRC */
+	{ .offset = 0x0f14, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	  .hw_final = 1234, .total = 5678 },			/* VFGPTC */
+};
+
+static const struct compsc_pf_vf_state pfvf = {
+	.vf_index = 1, .flags = COMPSC_PFVF_F_SPOOFCHK | COMPSC_PFVF_F_TRUST,
+	.mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
+	.link_state = 0, .max_frame = 1522,
+	.nr_vlans = 2, .vlans = { 10, 4094 }, .nr_mc = 1, .mc_hashes = { 0x1f3 },
+};
+
+static unsigned char area[8192] __attribute__((aligned(64)));
+static u32 area_len;
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "gen_samples: %s: %s\n", what, compsc_strerror(err));
+	exit(1);
+}
+
+static void put(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void fill_replay(struct compsc_area_hdr *a)
+{
+	struct compsc_replay l;
+	static const u8 mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	u32 mtu = 1500, vlan = 10;
+	int err;
+
+	err = compsc_replay_init(&l, compsc_area_replay(a),
+				 le32_to_cpu(a->replay_len), NULL, 0);
+	if (!err)
+		err = compsc_replay_put(&l, 0x01, mac, sizeof(mac));
+	if (!err)
+		err = compsc_replay_put(&l, 0x02, &mtu, sizeof(mtu));
+	if (!err)
+		err = compsc_replay_put(&l, 0x100 + vlan, &vlan, sizeof(vlan));
+	if (err)
+		die("replay", err);
+}
+
+/* An area at the moment the host holds the device, one reader still inside. */
+static void build_area(void)
+{
+	const struct compsc_layout_req req = { .nr_cpus = 2, .reg_max = 8,
+		.counter_max = 4, .replay_recs = 4 };
+	struct compsc_area_hdr *a = (struct compsc_area_hdr *)area;
+	struct compsc_area_ctl *ctl;
+	struct compsc_counter_desc *c;
+	size_t i;
+	int err = compsc_area_init(area, sizeof(area), &req);
+
+	for (i = 0; !err && i < sizeof(regs) / sizeof(regs[0]); i++) {
+		err = compsc_area_add_reg(a, 0, regs[i].offset, regs[i].width,
+					  regs[i].kind);
+		compsc_area_saved(a)[i] = cpu_to_le64(regs[i].value);
+	}
+	for (i = 0; !err && i < sizeof(ctrs) / sizeof(ctrs[0]); i++) {
+		err = compsc_area_add_counter(a, 0, ctrs[i].offset, ctrs[i].kind);
+		err = err < 0 ? err : 0;
+		c = &compsc_area_counters(a)[i];
+		c->hw_final = cpu_to_le32(ctrs[i].hw_final);
+		c->total = cpu_to_le64(ctrs[i].total);
+		c->flags = COMPSC_CTR_F_SAVED;
+	}
+	if (err)
+		die("area", err);
+	ctl = compsc_area_ctl(a);
+	ctl->writer = cpu_to_le32(COMPSC_WRITER_HELD);
+	ctl->flags = cpu_to_le32(COMPSC_F_DIRTY_LOG);
+	ctl->version = cpu_to_le64(3);
+	ctl->dirty_gen = cpu_to_le64(4);
+	compsc_area_slots(a)[1].enter = cpu_to_le64(100);
+	compsc_area_slots(a)[1].exit = cpu_to_le64(99);
+	fill_replay(a);
+	area_len = le32_to_cpu(a->size);
+}
+
+static int build_stream(u8 *buf, int full)
+{
+	struct compsc_area_hdr *a = (struct compsc_area_hdr *)area;
+	static const char opaque[] = "not a replay log";
+	struct compsc_stream_writer w;
+
+	compsc_stream_begin(&w, buf, CAP, &id_82576vf);
+	if (full) {
+		compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY,
+				  regs, sizeof(regs));
+		compsc_stream_add(&w, COMPSC_REC_COUNTERS, 0, ctrs, sizeof(ctrs));
+		compsc_stream_add(&w, 0x100, 0, "future", 6);
+	}
+	compsc_stream_add(&w, COMPSC_REC_PF_VF, 0, &pfvf, sizeof(pfvf));
+	if (full)
+		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, compsc_area_replay(a),
+				  le32_to_cpu(a->replay_len));
+	else
+		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, opaque, sizeof(opaque));
+	return compsc_stream_end(&w);
+}
+
+static void write_streams(const char *dir)
+{
+	static u8 buf[CAP];
+	int n = build_stream(buf, 0);
+
+	if (n < 0)
+		die("opaque stream", n);
+	put(dir, "opaque.stream", buf, (size_t)n);
+	n = build_stream(buf, 1);
+	if (n < 0)
+		die("stream", n);
+	put(dir, "good.stream", buf, (size_t)n);
+	put(dir, "truncated.stream", buf, (size_t)n - 16);
+	buf[32 + 8 + 16 + 8] ^= 0x01;	/* a bit of register 1's value */
+	put(dir, "corrupt.stream", buf, (size_t)n);
+}
+
+static void write_areas(const char *dir)
+{
+	static unsigned char bad[sizeof(area)];
+	struct compsc_area_hdr *h = (struct compsc_area_hdr *)bad;
+
+	put(dir, "good.area", area, area_len);
+	put(dir, "truncated.area", area, 100);
+	memcpy(bad, area, area_len);
+	h->reg_off = cpu_to_le32(le32_to_cpu(h->reg_off) + 8);	/* misaligned */
+	put(dir, "bad-layout.area", bad, area_len);
+	memcpy(bad, area, area_len);
+	compsc_area_regs(h)[1].width = 3;
+	put(dir, "bad-reg.area", bad, area_len);
+}
+
+static void write_junk(const char *dir)
+{
+	unsigned char g[300];
+	u32 x = 12345, i;
+
+	for (i = 0; i < sizeof(g); i++) {
+		x = x * 1103515245u + 12345u;
+		g[i] = (unsigned char)(x >> 16);
+	}
+	put(dir, "garbage.bin", g, sizeof(g));
+	put(dir, "empty.bin", g, 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_samples DIR\n");
+		return 2;
+	}
+	build_area();
+	write_streams(argv[1]);
+	write_areas(argv[1]);
+	write_junk(argv[1]);
+	return 0;
+}

@@ -1,0 +1,111 @@
+# stream decode/validate: values of a good stream, JSON, one-line refusals.
+# Sourced by run.sh with $cli, $v (variant) and $samples set.
+S=$samples
+
+run "$cli" --version
+expect_ok "$v/version" '^compsc [0-9.]+ \(stream format 1\.0, area ABI 1\.0\)$'
+run "$cli" stream --help
+expect_ok "$v/stream help" 'compsc stream decode FILE' '--expect' 'Exit: 0 valid'
+
+run "$cli" stream validate "$S/good.stream"
+expect_ok "$v/validate good" '^ok: 904 bytes, 6 records$'
+run "$cli" stream validate "$S/good.stream" --expect 8086:10ca
+expect_ok "$v/validate good --expect right device" '^ok: 904 bytes'
+
+run "$cli" stream decode "$S/good.stream"
+expect_ok "$v/decode good: header and records" \
+	'^format +1\.0$' '^device +8086:10ca \(subsystem 8086:a03c\)$' \
+	'^total_len +904 bytes$' '1 unknown optional skipped' \
+	'^REGS at offset 32: 80 bytes, mandatory, 5 entries$' \
+	'^ +2 +0 +0x00002800 8 +plain +0x00000001deadb000 ' \
+	'^ +0 +0 +0x00000f10 counter_ro +0xfffffff0 8589934576 ' \
+	'^ +mac +52:54:00:12:34:56$' '^ +vlans +2: 10 4094$' \
+	'replay log: capacity 4, 3 records, last seq 3' \
+	'^ +1 +0x00000002 2 +4 +dc050000$' \
+	'^END at offset 888: crc32c 0x[0-9a-f]{8} ok$'
+
+run "$cli" stream decode "$S/opaque.stream"
+expect_ok "$v/decode opaque DRIVER" '^DRIVER at offset 192: 17 bytes$' \
+	'opaque \(not a replay log\)' '6e 6f 74 20'
+
+run "$cli" stream decode "$S/good.stream" --json
+if [ "$rc" -eq 0 ] && python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {x["type"]: x for x in d["records"]}
+assert d["format"] == {"major": 1, "minor": 0}
+assert d["device"]["id"] == "8086:10ca" and d["device"]["subsys_device"] == 0xa03c
+assert d["total_len"] == 904 and d["record_count"] == 6
+assert d["unknown_optional_skipped"] == 1 and d["crc_ok"] is True
+assert [x["type"] for x in d["records"]] == ["REGS", "COUNTERS", "PF_VF", "DRIVER"]
+assert r["REGS"]["mandatory"] and r["REGS"]["regs"][2]["value"] == 0x1deadb000
+assert r["REGS"]["regs"][2]["offset"] == 0x2800 and r["REGS"]["regs"][2]["width"] == 8
+assert r["COUNTERS"]["counters"][0]["total"] == 0x1fffffff0
+assert r["COUNTERS"]["counters"][0]["kind"] == "counter_ro"
+p = r["PF_VF"]["pf_vf"]
+assert p["mac"] == "52:54:00:12:34:56" and p["vlans"] == [10, 4094]
+assert p["flag_names"] == ["spoofchk", "trust"] and p["max_frame"] == 1522
+rp = r["DRIVER"]["replay"]
+assert rp["count"] == 3 and rp["records"][1]["data_hex"] == "dc050000"
+PY
+then ok "$v/decode --json: parses, values right"
+else bad "$v/decode --json" "exit $rc or JSON check failed"; fi
+
+run "$cli" stream decode "$S/opaque.stream" --json
+if [ "$rc" -eq 0 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["records"][1]["replay"] is None' "$tmp/out"
+then ok "$v/decode --json opaque: replay null"
+else bad "$v/decode --json opaque" "exit $rc or JSON check failed"; fi
+
+for cmd in validate decode; do
+	run "$cli" stream $cmd "$S/truncated.stream"
+	expect_err "$v/$cmd truncated" 1 'truncated.stream: stream: truncated at offset 888$'
+	run "$cli" stream $cmd "$S/corrupt.stream"
+	expect_err "$v/$cmd corrupt" 1 'stream: checksum mismatch \(corrupt\) at offset 896$'
+	run "$cli" stream $cmd "$S/good.stream" --expect 8086:10ed
+	expect_err "$v/$cmd wrong device" 1 'stream: made for a different device at offset 16$'
+	run "$cli" stream $cmd "$S/garbage.bin"
+	expect_err "$v/$cmd garbage" 1 'stream: bad magic, not a CompSC migration stream at offset 0$'
+	run "$cli" stream $cmd "$S/empty.bin"
+	expect_err "$v/$cmd empty" 1 'empty.bin: stream: truncated at offset 0$'
+	run "$cli" stream $cmd "$S/good.stream" --max-len 512
+	expect_err "$v/$cmd oversize" 1 'stream: larger than allowed at offset 8$'
+	run "$cli" stream $cmd "$S/no-such-file"
+	expect_err "$v/$cmd nonexistent" 2 'no-such-file: No such file or directory$'
+	run "$cli" stream $cmd "$S"
+	expect_err "$v/$cmd directory" 2 'Is a directory$'
+	run "$cli" stream $cmd
+	expect_err "$v/$cmd no file" 2 'missing FILE'
+	run "$cli" stream $cmd "$S/good.stream" --expect 8086
+	expect_err "$v/$cmd bad --expect" 2 '--expect wants'
+done
+run "$cli" stream validate "$S/good.stream" --json
+expect_err "$v/validate --json refused" 2 "unknown option '--json'"
+run "$cli" stream frob
+expect_err "$v/stream unknown subcommand" 2 "unknown subcommand 'frob'"
+run "$cli" frob
+expect_err "$v/unknown command" 2 "unknown command 'frob'"
+run "$cli"
+expect_err "$v/no command" 2 'missing command'
+
+# Every single-byte change of a good stream: refused or accepted, never a crash.
+python3 - "$S/good.stream" "$tmp/mut" <<'PY'
+import os, sys
+data = open(sys.argv[1], "rb").read()
+os.makedirs(sys.argv[2], exist_ok=True)
+for i in range(0, len(data), 7):
+    b = bytearray(data); b[i] ^= 0xff
+    open(f"{sys.argv[2]}/{i}", "wb").write(b)
+for n in range(0, len(data), 61):
+    open(f"{sys.argv[2]}/cut{n}", "wb").write(data[:n])
+PY
+mfail=
+for f in "$tmp"/mut/*; do
+	run "$cli" stream decode "$f" --json
+	if [ "$rc" -gt 1 ] || [ "$(wc -l <"$tmp/err")" -gt 1 ]; then
+		mfail="$(basename "$f"): exit $rc $(head -c 200 "$tmp/err")"
+		break
+	fi
+done
+[ -z "$mfail" ] && ok "$v/mutated streams: exit 0/1, at most one error line" ||
+	bad "$v/mutated streams" "$mfail"
+rm -rf "$tmp/mut"

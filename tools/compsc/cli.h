@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
+/*
+ * compsc CLI internals: file input, error reporting, a small JSON writer and
+ * the printable names of library constants. The CLI only calls libcompsc to
+ * judge streams and areas; nothing here knows a wire rule.
+ */
+#ifndef COMPSC_CLI_H
+#define COMPSC_CLI_H
+
+#include <compsc/compsc.h>
+#include <stdio.h>
+
+#define CLI_VERSION	"0.1"
+
+/* Exit codes: 0 ok, 1 the input is invalid, 2 usage error or unreadable file. */
+#define EXIT_INVALID	1
+#define EXIT_USAGE	2
+
+/* Default and hard bound for --max-len (stream bytes). */
+#define CLI_STREAM_MAX_DEFAULT	(16u << 20)
+#define CLI_STREAM_MAX_HARD	0xfffffff0u
+/* Area dumps may be page-padded; the area itself is at most 64 KiB. */
+#define CLI_AREA_FILE_MAX	(1u << 20)
+
+/* A whole file in memory, 64-byte aligned so ABI structs can be read in place. */
+struct cli_file {
+	const char *path;
+	unsigned char *data;
+	u32 len;
+};
+
+/* ------------------------------------------------------------ io.c */
+/* Read at most @max bytes of @path (more is reported as @max + 1 bytes). */
+int cli_read(struct cli_file *f, const char *path, u32 max);
+void cli_file_free(struct cli_file *f);
+/* "compsc: <fmt>\n" on stderr; returns @code so callers can `return cli_err(...)`. */
+int cli_err(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int cli_parse_ident(const char *s, struct compsc_ident *id);
+int cli_parse_u32(const char *s, u32 *out);
+
+/* ------------------------------------------------------------ json.c */
+struct jw {
+	FILE *f;
+	int depth;
+	int first;	/* no member written yet at this depth */
+};
+
+void jw_init(struct jw *j, FILE *f);
+void jw_obj(struct jw *j, const char *key);	/* key NULL inside arrays */
+void jw_arr(struct jw *j, const char *key);
+void jw_end_obj(struct jw *j);
+void jw_end_arr(struct jw *j);
+void jw_u64(struct jw *j, const char *key, u64 v);
+void jw_s64(struct jw *j, const char *key, s64 v);
+void jw_str(struct jw *j, const char *key, const char *s);
+void jw_bool(struct jw *j, const char *key, int v);
+void jw_null(struct jw *j, const char *key);
+void jw_hex(struct jw *j, const char *key, const u8 *p, u32 n);
+void jw_done(struct jw *j);
+
+/* ------------------------------------------------------------ names.c */
+const char *cli_kind_name(u8 kind);
+const char *cli_rec_name(u16 type);
+/* Register name for (bar, offset) on the 82576 VF, or NULL. */
+const char *cli_reg_name(u8 bar, u32 offset);
+/* Register policy used by `area validate`/`show`; *name says which. */
+const struct compsc_policy *cli_policy(const char **name);
+const char *cli_link_state_name(u8 s);
+
+/* ------------------------------------------------------------ commands */
+int cmd_stream(int argc, char **argv);
+int cmd_area(int argc, char **argv);
+/* stream_print.c: a parsed stream (@buf is what the view points into). */
+void stream_text(const struct compsc_stream_view *v, const char *file,
+		 const u8 *buf);
+void stream_json(const struct compsc_stream_view *v, const char *file,
+		 const u8 *buf);
+/* Replay log at @mem (@len bytes, 8-aligned, writable copy): text or JSON. */
+/* replay_print.c: a replay log copied from a stream or an area, judged by
+ * compsc_replay_attach(); returns 0 if it is one. */
+int cli_replay_text(const void *mem, u32 len, const char *indent);
+void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len);
+
+#endif /* COMPSC_CLI_H */

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
+/*
+ * Pretty-print a stream view that compsc_stream_parse() accepted: the
+ * parser checked sizes and contents, so entries are only copied out (the
+ * payload has no alignment guarantee) and named.
+ */
+#include "cli.h"
+
+#include <string.h>
+
+static const char *const pfvf_flag_names[] = {
+	"mac_admin", "spoofchk", "trust", "promisc_uc", "promisc_mc",
+};
+#define NR_PFVF_FLAGS	(sizeof(pfvf_flag_names) / sizeof(pfvf_flag_names[0]))
+
+/* Known record types present in @v, in wire order (END excluded). */
+static u32 stream_order(const struct compsc_stream_view *v, u16 *types)
+{
+	u32 n = 0, i;
+	u16 t, tmp;
+
+	for (t = COMPSC_REC_END + 1; t < COMPSC_REC_NR_KNOWN; t++)
+		if (v->rec[t].data)
+			types[n++] = t;
+	for (i = 1; i < n; i++)	/* insertion sort by position, n <= 4 */
+		for (t = (u16)i; t && v->rec[types[t]].data <
+				      v->rec[types[t - 1]].data; t--) {
+			tmp = types[t];
+			types[t] = types[t - 1];
+			types[t - 1] = tmp;
+		}
+	return n;
+}
+
+static u32 rec_offset(const struct compsc_stream_rec *r, const u8 *buf)
+{
+	return (u32)(r->data - buf) - (u32)sizeof(struct compsc_rec_hdr);
+}
+
+static u32 stream_crc(const struct compsc_stream_view *v)
+{
+	struct compsc_rec_end e;
+
+	memcpy(&e, v->rec[COMPSC_REC_END].data, sizeof(e));
+	return le32_to_cpu(e.crc32c);
+}
+
+/* ------------------------------------------------------------ text */
+
+static void text_regs(const struct compsc_stream_rec *r)
+{
+	struct compsc_rec_reg e;
+	const char *name;
+	u32 i, n = r->len / sizeof(e);
+
+	printf("  %-4s %-4s %-10s %-5s %-11s %-18s %s\n", "#", "bar", "offset",
+	       "width", "kind", "value", "name");
+	for (i = 0; i < n; i++) {
+		memcpy(&e, r->data + i * sizeof(e), sizeof(e));
+		name = cli_reg_name(e.bar, le32_to_cpu(e.offset));
+		printf("  %-4u %-4u 0x%08x %-5u %-11s 0x%0*llx%*s %s\n", i, e.bar,
+		       le32_to_cpu(e.offset), e.width, cli_kind_name(e.kind),
+		       e.width * 2, (unsigned long long)le64_to_cpu(e.value),
+		       e.width == 4 ? 8 : 0, "", name ? name : "-");
+	}
+}
+
+static void text_counters(const struct compsc_stream_rec *r)
+{
+	struct compsc_rec_counter c;
+	const char *name;
+	u32 i, n = r->len / sizeof(c);
+
+	printf("  %-4s %-4s %-10s %-11s %-10s %-20s %s\n", "#", "bar", "offset",
+	       "kind", "hw_final", "total", "name");
+	for (i = 0; i < n; i++) {
+		memcpy(&c, r->data + i * sizeof(c), sizeof(c));
+		name = cli_reg_name(c.bar, le32_to_cpu(c.offset));
+		printf("  %-4u %-4u 0x%08x %-11s 0x%08x %-20llu %s\n", i, c.bar,
+		       le32_to_cpu(c.offset), cli_kind_name(c.kind),
+		       le32_to_cpu(c.hw_final),
+		       (unsigned long long)le64_to_cpu(c.total), name ? name : "-");
+	}
+}
+
+static void text_u16_list(const char *label, const __le16 *a, u16 n, int hex)
+{
+	u16 i;
+
+	printf("  %-12s %u:", label, n);
+	for (i = 0; i < n; i++)
+		printf(hex ? " 0x%03x" : " %u", le16_to_cpu(a[i]));
+	putchar('\n');
+}
+
+static void text_pf_vf(const struct compsc_stream_rec *r)
+{
+	struct compsc_pf_vf_state s;
+	u16 flags;
+	u32 i;
+
+	memcpy(&s, r->data, sizeof(s));
+	flags = le16_to_cpu(s.flags);
+	printf("  %-12s %u\n", "vf_index", le16_to_cpu(s.vf_index));
+	printf("  %-12s 0x%04x", "flags", flags);
+	for (i = 0; i < NR_PFVF_FLAGS; i++)
+		if (flags & (1u << i))
+			printf(" %s", pfvf_flag_names[i]);
+	printf("\n  %-12s %02x:%02x:%02x:%02x:%02x:%02x\n", "mac", s.mac[0],
+	       s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5]);
+	printf("  %-12s %u (qos %u)\n", "port_vlan", le16_to_cpu(s.port_vlan),
+	       s.port_qos);
+	printf("  %-12s %s\n", "link_state", cli_link_state_name(s.link_state));
+	printf("  %-12s %u Mbit/s%s\n", "max_tx_rate", le16_to_cpu(s.max_tx_rate),
+	       s.max_tx_rate ? "" : " (unlimited)");
+	printf("  %-12s %u%s\n", "max_frame", le16_to_cpu(s.max_frame),
+	       s.max_frame ? "" : " (default)");
+	text_u16_list("vlans", s.vlans, le16_to_cpu(s.nr_vlans), 0);
+	text_u16_list("mc_hashes", s.mc_hashes, le16_to_cpu(s.nr_mc), 1);
+}
+
+static void text_driver(const struct compsc_stream_rec *r)
+{
+	u32 i, n = r->len < 64 ? r->len : 64;
+
+	if (!cli_replay_text(r->data, r->len, "  "))
+		return;
+	printf("  opaque (not a replay log)%s:", r->len > n ? ", first 64 bytes" : "");
+	for (i = 0; i < n; i++)
+		printf("%s%02x", i % 16 ? " " : "\n    ", r->data[i]);
+	putchar('\n');
+}
+
+static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
+{
+	const struct compsc_stream_rec *r = &v->rec[t];
+	static const u32 entry[COMPSC_REC_NR_KNOWN] = {
+		[COMPSC_REC_REGS] = sizeof(struct compsc_rec_reg),
+		[COMPSC_REC_COUNTERS] = sizeof(struct compsc_rec_counter),
+	};
+
+	printf("\n%s at offset %u: %u bytes%s", cli_rec_name(t),
+	       rec_offset(r, buf), r->len,
+	       r->flags & COMPSC_REC_F_MANDATORY ? ", mandatory" : "");
+	if (entry[t])
+		printf(", %u entries", r->len / entry[t]);
+	putchar('\n');
+	if (t == COMPSC_REC_REGS)
+		text_regs(r);
+	else if (t == COMPSC_REC_COUNTERS)
+		text_counters(r);
+	else if (t == COMPSC_REC_PF_VF)
+		text_pf_vf(r);
+	else
+		text_driver(r);
+}
+
+void stream_text(const struct compsc_stream_view *v, const char *file,
+		 const u8 *buf)
+{
+	const struct compsc_ident *id = &v->ident;
+	u16 types[COMPSC_REC_NR_KNOWN];
+	u32 i, n = stream_order(v, types);
+
+	printf("%-12s %s\n", "stream", file);
+	printf("%-12s %u.%u\n", "format", v->major, v->minor);
+	printf("%-12s %04x:%04x (subsystem %04x:%04x)\n", "device", id->vendor,
+	       id->device, id->subsys_vendor, id->subsys_device);
+	printf("%-12s %u bytes\n", "total_len", v->total_len);
+	printf("%-12s %u known + END, %u unknown optional skipped\n", "records",
+	       n, v->nr_unknown);
+	for (i = 0; i < n; i++)
+		text_rec(v, types[i], buf);
+	printf("\nEND at offset %u: crc32c 0x%08x ok\n",
+	       rec_offset(&v->rec[COMPSC_REC_END], buf), stream_crc(v));
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static void json_regs(struct jw *j, const struct compsc_stream_rec *r)
+{
+	struct compsc_rec_reg e;
+	const char *name;
+	u32 i, n = r->len / sizeof(e);
+
+	jw_arr(j, "regs");
+	for (i = 0; i < n; i++) {
+		memcpy(&e, r->data + i * sizeof(e), sizeof(e));
+		name = cli_reg_name(e.bar, le32_to_cpu(e.offset));
+		jw_obj(j, NULL);
+		jw_u64(j, "bar", e.bar);
+		jw_u64(j, "offset", le32_to_cpu(e.offset));
+		jw_u64(j, "width", e.width);
+		jw_str(j, "kind", cli_kind_name(e.kind));
+		jw_u64(j, "value", le64_to_cpu(e.value));
+		if (name)
+			jw_str(j, "name", name);
+		else
+			jw_null(j, "name");
+		jw_end_obj(j);
+	}
+	jw_end_arr(j);
+}
+
+static void json_counters(struct jw *j, const struct compsc_stream_rec *r)
+{
+	struct compsc_rec_counter c;
+	const char *name;
+	u32 i, n = r->len / sizeof(c);
+
+	jw_arr(j, "counters");
+	for (i = 0; i < n; i++) {
+		memcpy(&c, r->data + i * sizeof(c), sizeof(c));
+		name = cli_reg_name(c.bar, le32_to_cpu(c.offset));
+		jw_obj(j, NULL);
+		jw_u64(j, "bar", c.bar);
+		jw_u64(j, "offset", le32_to_cpu(c.offset));
+		jw_u64(j, "width", c.width);
+		jw_str(j, "kind", cli_kind_name(c.kind));
+		jw_u64(j, "hw_final", le32_to_cpu(c.hw_final));
+		jw_u64(j, "total", le64_to_cpu(c.total));
+		if (name)
+			jw_str(j, "name", name);
+		else
+			jw_null(j, "name");
+		jw_end_obj(j);
+	}
+	jw_end_arr(j);
+}
+
+static void json_u16_list(struct jw *j, const char *key, const __le16 *a,
+			  u16 n)
+{
+	u16 i;
+
+	jw_arr(j, key);
+	for (i = 0; i < n; i++)
+		jw_u64(j, NULL, le16_to_cpu(a[i]));
+	jw_end_arr(j);
+}
+
+static void json_pf_vf(struct jw *j, const struct compsc_stream_rec *r)
+{
+	struct compsc_pf_vf_state s;
+	char mac[18];
+	u32 i;
+
+	memcpy(&s, r->data, sizeof(s));
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", s.mac[0],
+		 s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5]);
+	jw_obj(j, "pf_vf");
+	jw_u64(j, "vf_index", le16_to_cpu(s.vf_index));
+	jw_u64(j, "flags", le16_to_cpu(s.flags));
+	jw_arr(j, "flag_names");
+	for (i = 0; i < NR_PFVF_FLAGS; i++)
+		if (le16_to_cpu(s.flags) & (1u << i))
+			jw_str(j, NULL, pfvf_flag_names[i]);
+	jw_end_arr(j);
+	jw_str(j, "mac", mac);
+	jw_u64(j, "port_vlan", le16_to_cpu(s.port_vlan));
+	jw_u64(j, "port_qos", s.port_qos);
+	jw_str(j, "link_state", cli_link_state_name(s.link_state));
+	jw_u64(j, "max_tx_rate", le16_to_cpu(s.max_tx_rate));
+	jw_u64(j, "max_frame", le16_to_cpu(s.max_frame));
+	json_u16_list(j, "vlans", s.vlans, le16_to_cpu(s.nr_vlans));
+	json_u16_list(j, "mc_hashes", s.mc_hashes, le16_to_cpu(s.nr_mc));
+	jw_end_obj(j);
+}
+
+static void json_rec(struct jw *j, const struct compsc_stream_view *v, u16 t,
+		     const u8 *buf)
+{
+	const struct compsc_stream_rec *r = &v->rec[t];
+
+	jw_obj(j, NULL);
+	jw_str(j, "type", cli_rec_name(t));
+	jw_u64(j, "type_id", t);
+	jw_u64(j, "offset", rec_offset(r, buf));
+	jw_u64(j, "len", r->len);
+	jw_bool(j, "mandatory", r->flags & COMPSC_REC_F_MANDATORY);
+	if (t == COMPSC_REC_REGS)
+		json_regs(j, r);
+	else if (t == COMPSC_REC_COUNTERS)
+		json_counters(j, r);
+	else if (t == COMPSC_REC_PF_VF)
+		json_pf_vf(j, r);
+	else {
+		cli_replay_json(j, "replay", r->data, r->len);
+		jw_hex(j, "data_hex", r->data, r->len);
+	}
+	jw_end_obj(j);
+}
+
+static void json_ident(struct jw *j, const struct compsc_ident *id)
+{
+	char s[10];
+
+	snprintf(s, sizeof(s), "%04x:%04x", id->vendor, id->device);
+	jw_obj(j, "device");
+	jw_str(j, "id", s);
+	jw_u64(j, "vendor", id->vendor);
+	jw_u64(j, "device", id->device);
+	jw_u64(j, "subsys_vendor", id->subsys_vendor);
+	jw_u64(j, "subsys_device", id->subsys_device);
+	jw_end_obj(j);
+}
+
+void stream_json(const struct compsc_stream_view *v, const char *file,
+		 const u8 *buf)
+{
+	u16 types[COMPSC_REC_NR_KNOWN];
+	u32 i, n = stream_order(v, types);
+	struct jw j;
+
+	jw_init(&j, stdout);
+	jw_obj(&j, NULL);
+	jw_str(&j, "file", file);
+	jw_obj(&j, "format");
+	jw_u64(&j, "major", v->major);
+	jw_u64(&j, "minor", v->minor);
+	jw_end_obj(&j);
+	json_ident(&j, &v->ident);
+	jw_u64(&j, "total_len", v->total_len);
+	jw_u64(&j, "record_count", n + 1 + v->nr_unknown);
+	jw_u64(&j, "unknown_optional_skipped", v->nr_unknown);
+	jw_arr(&j, "records");
+	for (i = 0; i < n; i++)
+		json_rec(&j, v, types[i], buf);
+	jw_end_arr(&j);
+	jw_u64(&j, "crc32c", stream_crc(v));
+	jw_bool(&j, "crc_ok", 1);
+	jw_end_obj(&j);
+	jw_done(&j);
+}
