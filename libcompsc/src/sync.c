@@ -128,7 +128,8 @@ COMPSC_EXPORT(compsc_read_leave);
  * only the sums matter, never a single slot's difference.
  *
  * The slots are guest memory: @nr_slots is clamped so a hostile value can
- * never make the host read past COMPSC_MAX_SLOTS slots.
+ * never make the host read past COMPSC_MAX_SLOTS slots. The caller still
+ * owes a count that fits the mapping (compsc_area_check() on the header).
  */
 u64 compsc_readers_inside(const struct compsc_slot *slots, u32 nr_slots)
 {
