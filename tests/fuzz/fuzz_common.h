@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
+/*
+ * Shared by the fuzz targets and the corpus generator: the host policy the
+ * area target validates against, the stream size bound, and the "recipe"
+ * that turns fuzz bytes into a stream through the library's writer (the
+ * targets never encode the format themselves).
+ */
+#ifndef COMPSC_FUZZ_COMMON_H
+#define COMPSC_FUZZ_COMMON_H
+
+#include <compsc/compsc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FUZZ_STREAM_MAX	(64u * 1024u)	/* max_len handed to the parser */
+#define FUZZ_RECIPE_CAP	1024u		/* streams built from a recipe */
+
+/* A property failed: say which and crash, so both drivers report it. */
+#define FUZZ_ASSERT(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "%s:%d: property failed: %s\n",		\
+			__FILE__, __LINE__, #cond);			\
+		abort();						\
+	}								\
+} while (0)
+
+/* BAR0 16 KiB: plain regs below 0x1000, counters in [0x1000, 0x2000);
+ * BAR2 4 KiB, 32-bit plain regs in [0x800, 0x900). */
+static const struct compsc_allow fuzz_allow[] = {
+	{ .start = 0x0000, .end = 0x1000, .bar = 0,
+	  .width_mask = COMPSC_WIDTH_4 | COMPSC_WIDTH_8,
+	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_PLAIN) },
+	{ .start = 0x1000, .end = 0x2000, .bar = 0, .width_mask = COMPSC_WIDTH_4,
+	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_COUNTER_RO) |
+		       COMPSC_KIND_BIT(COMPSC_REG_COUNTER_RC) },
+	{ .start = 0x0800, .end = 0x0900, .bar = 2, .width_mask = COMPSC_WIDTH_4,
+	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_PLAIN) },
+};
+
+static const struct compsc_policy fuzz_policy = {
+	.bar_size = { [0] = 0x4000, [2] = 0x1000 },
+	.allow = fuzz_allow, .nr_allow = 3,
+	.max_regs = 64, .max_counters = 32,
+};
+
+/*
+ * Recipe: bytes 0-7 are the device ids; then records of
+ *	[op] [len] [len bytes of payload]
+ * op & 7 picks the type (0 = an unknown type 0x40 | op >> 4), op & 8 asks
+ * for MANDATORY on known types. Records the writer refuses are skipped (on
+ * a copy of the writer, so its sticky error does not end the stream).
+ * Returns the stream length, or -1 when the recipe is too short.
+ */
+static inline int fuzz_recipe_build(const uint8_t *d, size_t n, uint8_t *out)
+{
+	struct compsc_stream_writer w, trial;
+	struct compsc_ident id;
+	size_t pos = 8;
+
+	if (n < 8)
+		return -1;
+	memcpy(&id, d, sizeof(id));
+	if (compsc_stream_begin(&w, out, FUZZ_RECIPE_CAP, &id))
+		return -1;
+	while (pos + 2 <= n) {
+		uint8_t op = d[pos], len = d[pos + 1];
+		u16 type = (u16)(op & 7), flags = 0;
+
+		pos += 2;
+		if (len > n - pos)
+			len = (uint8_t)(n - pos);
+		if (type == 0 || type >= COMPSC_REC_NR_KNOWN)
+			type = (u16)(0x40 | (op >> 4));
+		else if (op & 8)
+			flags = COMPSC_REC_F_MANDATORY;
+		trial = w;
+		if (!compsc_stream_add(&trial, type, flags, d + pos, len))
+			w = trial;
+		pos += len;
+	}
+	return compsc_stream_end(&w);
+}
+
+#endif
