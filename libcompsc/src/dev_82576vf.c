@@ -17,17 +17,6 @@
 #define WIN(s, e, k)	{ .start = (s), .end = (e), .bar = 0, \
 			  .width_mask = W4, .kind_mask = (k) }
 
-/* One queue's ring registers; @q is 0 or 1. */
-#define RXQ(q) \
-	WIN(0x2800 + 0x100 * (q), 0x2814 + 0x100 * (q), P), /* RDBAL..RDH */ \
-	WIN(0x2818 + 0x100 * (q), 0x281c + 0x100 * (q), P), /* RDT */ \
-	WIN(0x2828 + 0x100 * (q), 0x282c + 0x100 * (q), P)  /* RXDCTL */
-#define TXQ(q) \
-	WIN(0x3800 + 0x100 * (q), 0x380c + 0x100 * (q), P), /* TDBAL..TDLEN */ \
-	WIN(0x3810 + 0x100 * (q), 0x3814 + 0x100 * (q), P), /* TDH */ \
-	WIN(0x3818 + 0x100 * (q), 0x381c + 0x100 * (q), P), /* TDT */ \
-	WIN(0x3828 + 0x100 * (q), 0x382c + 0x100 * (q), P)  /* TXDCTL */
-
 static const struct compsc_allow compsc_82576vf_allow[] = {
 	WIN(0x0f10, 0x0f1c, C),		/* VFGPRC, VFGPTC, VFGORC */
 	WIN(0x0f34, 0x0f38, C),		/* VFGOTC */
@@ -38,7 +27,20 @@ static const struct compsc_allow compsc_82576vf_allow[] = {
 	WIN(0x1680, 0x168c, P),		/* EITR(0..2) */
 	WIN(0x1700, 0x1704, P),		/* IVAR0 */
 	WIN(0x1740, 0x1744, P),		/* IVAR_MISC */
-	RXQ(0), RXQ(1), TXQ(0), TXQ(1),
+	WIN(0x2800, 0x2814, P),		/* RDBAL..RDH(0) */
+	WIN(0x2818, 0x281c, P),		/* RDT(0) */
+	WIN(0x2828, 0x282c, P),		/* RXDCTL(0) */
+	WIN(0x2900, 0x2914, P),		/* RDBAL..RDH(1) */
+	WIN(0x2918, 0x291c, P),		/* RDT(1) */
+	WIN(0x2928, 0x292c, P),		/* RXDCTL(1) */
+	WIN(0x3800, 0x380c, P),		/* TDBAL..TDLEN(0) */
+	WIN(0x3810, 0x3814, P),		/* TDH(0) */
+	WIN(0x3818, 0x381c, P),		/* TDT(0) */
+	WIN(0x3828, 0x382c, P),		/* TXDCTL(0) */
+	WIN(0x3900, 0x390c, P),		/* TDBAL..TDLEN(1) */
+	WIN(0x3910, 0x3914, P),		/* TDH(1) */
+	WIN(0x3918, 0x391c, P),		/* TDT(1) */
+	WIN(0x3928, 0x392c, P),		/* TXDCTL(1) */
 };
 
 const struct compsc_policy compsc_82576vf_policy = {
@@ -49,10 +51,12 @@ const struct compsc_policy compsc_82576vf_policy = {
 	.max_regs = 64,
 	.max_counters = 16,
 };
+
 COMPSC_EXPORT(compsc_82576vf_policy);
 
 const u32 compsc_82576vf_qctl[COMPSC_82576VF_NR_QCTL] = {
 	COMPSC_82576VF_RXDCTL(0), COMPSC_82576VF_RXDCTL(1),
 	COMPSC_82576VF_TXDCTL(0), COMPSC_82576VF_TXDCTL(1),
 };
+
 COMPSC_EXPORT(compsc_82576vf_qctl);

@@ -26,7 +26,7 @@
 #define COMPSC_82576VF_RDH(n)		(0x2810u + 0x100u * (n))
 #define COMPSC_82576VF_TDH(n)		(0x3810u + 0x100u * (n))
 /* RXDCTL/TXDCTL: queue enable; cleared to stop fetching descriptors. */
-#define COMPSC_82576VF_QDCTL_ENABLE	(1u << 25)
+#define COMPSC_82576VF_QDCTL_ENABLE	0x02000000u
 
 /* Registers the policy must never allow (kept here for tests and docs). */
 #define COMPSC_82576VF_CTRL		0x0000	/* bit 26 resets the VF */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compsc_bench: the stand-in hypervisor of the CompSC test bench. It runs in
+ * the same kernel as the guest VF driver and migrates a VF "in place": it
+ * takes the device through the driver's shared area exactly as a host would,
+ * saves the listed registers into a real migration stream, turns the VF into
+ * a fresh destination device (FLR, PF-side reset) and hands it back with the
+ * saved state, as a destination host would after the guest's memory moved.
+ */
+#ifndef COMPSC_BENCH_H
+#define COMPSC_BENCH_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <compsc/compsc.h>
+
+struct pci_dev;
+struct dentry;
+
+/* Biggest stream a migration can produce: every list full, 64 KiB replay. */
+#define BENCH_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
+				 4 * sizeof(struct compsc_rec_hdr) + \
+				 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
+				 COMPSC_MAX_COUNTERS * \
+				 sizeof(struct compsc_rec_counter) + \
+				 COMPSC_AREA_MAX_SIZE + \
+				 sizeof(struct compsc_rec_end) + 64)
+#define BENCH_ERR_LEN		160
+
+enum bench_reset {
+	BENCH_RESET_NONE,
+	BENCH_RESET_FLR,	/* function-level reset of the VF */
+	BENCH_RESET_PF,		/* the PF forgets the VF (PF ops vf_forget) */
+	BENCH_RESET_BOTH,
+};
+
+/* One migration request, parsed from a write to <bdf>/migrate. */
+struct bench_req {
+	u32 blackout_ms;	/* least time the device stays taken */
+	u32 timeout_ms;		/* bound on the wait for readers to drain */
+	enum bench_reset reset;
+	bool abort;		/* take and save, then give the device back */
+};
+
+/* What the last migration did; shown by <bdf>/result. */
+struct bench_result {
+	int err;		/* 0 or -errno */
+	bool aborted;		/* released without a version bump */
+	char msg[BENCH_ERR_LEN];	/* empty, or why it failed */
+	u32 state_bytes;	/* migration stream length */
+	u32 nr_regs;
+	u32 nr_counters;
+	u32 driver_bytes;	/* replay log bytes carried */
+	u64 wait_ns;		/* acquire: fence + readers draining */
+	u64 fence_ns;		/* the fence_readers() IPIs alone */
+	u64 hold_ns;		/* device taken: acquire done -> release */
+	u64 reset_ns;		/* FLR + PF forget */
+	u64 version;		/* area version after the migration */
+	const char *pf_forget;	/* "done", "skipped" or "no" */
+};
+
+/* One VF the stand-in can migrate. */
+struct bench_vf {
+	struct list_head node;	/* in bench_vfs, under bench_vfs_lock */
+	struct pci_dev *pdev;	/* reference held while listed */
+	struct dentry *dir;
+	/* lock serialises migrations and protects result and stream */
+	struct mutex lock;
+	struct bench_result result;
+	u8 *stream;		/* last migration stream, BENCH_STREAM_MAX */
+	u32 stream_len;
+	u32 nr_migrations;
+};
+
+/* A guest area mapped for one migration, with a host copy of its header. */
+struct bench_area {
+	void *va;
+	u32 size;
+	u64 gpa;
+	struct compsc_area_hdr hdr;	/* validated host copy */
+};
+
+/* debugfs.c */
+int bench_debugfs_init(void);
+void bench_debugfs_exit(void);
+void bench_vf_debugfs_add(struct bench_vf *bv);
+void bench_vf_debugfs_del(struct bench_vf *bv);
+
+/* migrate.c */
+int bench_migrate(struct bench_vf *bv, const struct bench_req *req);
+
+/* dev.c */
+int bench_area_map(struct pci_dev *pdev, struct bench_area *a,
+		   struct bench_result *res);
+void bench_area_unmap(struct bench_area *a);
+void __iomem *bench_bar_map(struct pci_dev *pdev);
+void bench_bar_unmap(struct pci_dev *pdev, void __iomem *bar);
+void bench_queues_stop(void __iomem *bar, u32 *saved);
+void bench_queues_restart(void __iomem *bar, const u32 *saved);
+u32 bench_reg_read(void __iomem *bar, const u32 *qsaved, u32 offset);
+int bench_reset(struct pci_dev *pdev, enum bench_reset how,
+		struct bench_result *res);
+int bench_pf_forget_check(struct pci_dev *pdev, enum bench_reset how);
+
+#endif /* COMPSC_BENCH_H */

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs control of the stand-in: /sys/kernel/debug/compsc_bench/<VF BDF>/
+ *   migrate      (write) "blackout_ms=N reset=flr|pf|both|none abort=0|1
+ *                timeout_ms=N", any subset, any order; runs one migration
+ *   result       (read) the last migration, one key=value per line
+ *   last_stream  (read) the binary migration stream of the last migration
+ *   area         (read) the raw bytes of the area the VF's driver registered
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/pci.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <compsc/kernel.h>
+#include "bench.h"
+
+#define BENCH_CMD_MAX		256
+#define BENCH_MS_MAX		60000
+
+static struct dentry *bench_root;
+
+static const char * const bench_reset_names[] = {
+	[BENCH_RESET_NONE] = "none",
+	[BENCH_RESET_FLR] = "flr",
+	[BENCH_RESET_PF] = "pf",
+	[BENCH_RESET_BOTH] = "both",
+};
+
+static int bench_parse_ms(const char *val, u32 min, u32 *out)
+{
+	u32 v;
+
+	if (kstrtou32(val, 10, &v) || v < min || v > BENCH_MS_MAX)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int bench_parse_opt(char *tok, struct bench_req *req)
+{
+	char *val = strchr(tok, '=');
+	int i;
+
+	if (!val)
+		return -EINVAL;
+	*val++ = '\0';
+	if (!strcmp(tok, "blackout_ms"))
+		return bench_parse_ms(val, 0, &req->blackout_ms);
+	if (!strcmp(tok, "timeout_ms"))
+		return bench_parse_ms(val, 1, &req->timeout_ms);
+	if (!strcmp(tok, "abort"))
+		return kstrtobool(val, &req->abort);
+	if (strcmp(tok, "reset"))
+		return -EINVAL;
+	i = match_string(bench_reset_names, ARRAY_SIZE(bench_reset_names), val);
+	if (i < 0)
+		return -EINVAL;
+	req->reset = i;
+	return 0;
+}
+
+/* Defaults: blackout_ms=0 reset=both abort=0 timeout_ms=1000. */
+static int bench_parse_req(char *cmd, struct bench_req *req)
+{
+	char *tok;
+	int err;
+
+	*req = (struct bench_req){ .timeout_ms = 1000,
+				   .reset = BENCH_RESET_BOTH };
+	while ((tok = strsep(&cmd, " \t\n"))) {
+		if (!*tok)
+			continue;
+		err = bench_parse_opt(tok, req);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static ssize_t bench_migrate_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct bench_vf *bv = file->private_data;
+	struct bench_req req;
+	char *cmd;
+	int err;
+
+	if (count >= BENCH_CMD_MAX)
+		return -E2BIG;
+	cmd = memdup_user_nul(ubuf, count);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	err = bench_parse_req(cmd, &req);
+	kfree(cmd);
+	if (err)
+		return err;
+	err = mutex_lock_interruptible(&bv->lock);
+	if (err)
+		return err;
+	err = bench_migrate(bv, &req);
+	mutex_unlock(&bv->lock);
+	return err ? err : count;
+}
+
+static const struct file_operations bench_migrate_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = bench_migrate_write,
+	.llseek = noop_llseek,
+};
+
+static const char *bench_status(const struct bench_vf *bv)
+{
+	if (!bv->nr_migrations)
+		return "none";
+	if (bv->result.err)
+		return "error";
+	return bv->result.aborted ? "aborted" : "ok";
+}
+
+static int bench_result_show(struct seq_file *s, void *unused)
+{
+	struct bench_vf *bv = s->private;
+	const struct bench_result *r = &bv->result;
+	int err;
+
+	err = mutex_lock_interruptible(&bv->lock);
+	if (err)
+		return err;
+	seq_printf(s, "migrations=%u\nstatus=%s\nerrno=%d\nerror=%s\n",
+		   bv->nr_migrations, bench_status(bv), r->err, r->msg);
+	seq_printf(s, "aborted=%d\nstate_bytes=%u\nregs=%u\ncounters=%u\n",
+		   r->aborted, r->state_bytes, r->nr_regs, r->nr_counters);
+	seq_printf(s, "driver_bytes=%u\nwait_ns=%llu\nfence_ns=%llu\n",
+		   r->driver_bytes, r->wait_ns, r->fence_ns);
+	seq_printf(s, "hold_ns=%llu\nreset_ns=%llu\npf_forget=%s\n",
+		   r->hold_ns, r->reset_ns, r->pf_forget ?: "no");
+	seq_printf(s, "version=%llu\n", r->version);
+	mutex_unlock(&bv->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bench_result);
+
+static ssize_t bench_stream_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct bench_vf *bv = file->private_data;
+	ssize_t ret;
+
+	ret = mutex_lock_interruptible(&bv->lock);
+	if (ret)
+		return ret;
+	ret = simple_read_from_buffer(ubuf, count, ppos, bv->stream,
+				      bv->stream_len);
+	mutex_unlock(&bv->lock);
+	return ret;
+}
+
+static const struct file_operations bench_stream_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = bench_stream_read,
+	.llseek = default_llseek,
+};
+
+/* Raw area bytes, valid or not (for the CLI to inspect); RAM only. */
+static ssize_t bench_area_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct bench_vf *bv = file->private_data;
+	ssize_t ret;
+	void *va;
+	u32 size;
+	u64 gpa;
+
+	device_lock(&bv->pdev->dev);	/* the driver keeps its area */
+	ret = compsc_vf_area_get(bv->pdev, &gpa, &size);
+	if (ret) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (region_intersects(gpa, size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_INTERSECTS) {
+		ret = -EFAULT;
+		goto out;
+	}
+	va = memremap(gpa, size, MEMREMAP_WB);
+	if (!va) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = simple_read_from_buffer(ubuf, count, ppos, va, size);
+	memunmap(va);
+out:
+	device_unlock(&bv->pdev->dev);
+	return ret;
+}
+
+static const struct file_operations bench_area_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = bench_area_read,
+	.llseek = default_llseek,
+};
+
+void bench_vf_debugfs_add(struct bench_vf *bv)
+{
+	bv->dir = debugfs_create_dir(pci_name(bv->pdev), bench_root);
+	debugfs_create_file("migrate", 0200, bv->dir, bv, &bench_migrate_fops);
+	debugfs_create_file("result", 0444, bv->dir, bv, &bench_result_fops);
+	debugfs_create_file("last_stream", 0444, bv->dir, bv,
+			    &bench_stream_fops);
+	debugfs_create_file("area", 0444, bv->dir, bv, &bench_area_fops);
+}
+
+void bench_vf_debugfs_del(struct bench_vf *bv)
+{
+	debugfs_remove(bv->dir);
+	bv->dir = NULL;
+}
+
+int bench_debugfs_init(void)
+{
+	bench_root = debugfs_create_dir("compsc_bench", NULL);
+	return IS_ERR(bench_root) ? PTR_ERR(bench_root) : 0;
+}
+
+void bench_debugfs_exit(void)
+{
+	debugfs_remove(bench_root);
+}
