@@ -38,13 +38,18 @@ $(KSTAMP): $(TOP)/mk/kernel.version $(BENCH)/kernel-fetch.sh
 		$(KERNEL_FLAVOUR) $(KERNEL_SOURCE)
 
 # ---------------------------------------------------------------- drivers
+# Drivers may use libcompsc: they get its headers and compsc.ko's symbols
+# (and so depend on compsc.ko at load time; guest/compsc-insmod handles that).
+HAVE_KMOD  := $(wildcard $(TOP)/libcompsc/Kbuild)
+DRIVER_ENV := $(if $(HAVE_KMOD),COMPSC_INC=$(KMOD)/libcompsc/include \
+		COMPSC_SYMVERS=$(KMOD)/libcompsc/Module.symvers)
 # Generic rule for a developer: any driver, any series, any output name.
 DRIVER ?=
 SERIES ?= $(TOP)/drivers/$(DRIVER)
 NAME   ?= $(DRIVER)
-driver: $(KSTAMP)
+driver: $(KSTAMP) $(if $(HAVE_KMOD),kmod-compsc)
 	@test -n "$(DRIVER)" || { echo "usage: make driver DRIVER=igbvf [SERIES=dir] [NAME=out]"; exit 2; }
-	$(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(DRIVER) $(SERIES) $(BUILD)/drivers/$(NAME)
+	$(DRIVER_ENV) $(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(DRIVER) $(SERIES) $(BUILD)/drivers/$(NAME)
 
 # The builds the bench carries into the VM: name:driver:series.
 #   igbvf        stock igbvf + drivers/igbvf (the CompSC VF series)
@@ -62,8 +67,8 @@ BENCH_KOS := $(foreach d,$(BENCH_DRIVERS),$(call bd_ko,$d))
 # build-driver.sh is a no-op when its inputs (kernel, series, script) are
 # unchanged, so these rules can always run; .ko mtimes only move on a rebuild.
 define bench_driver_rule
-$(call bd_ko,$1): $(KSTAMP) FORCE
-	@$(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(call bd_driver,$1) $(call bd_series,$1) $(BUILD)/drivers/$(call bd_name,$1)
+$(call bd_ko,$1): $(KSTAMP) $(if $(HAVE_KMOD),kmod-compsc) FORCE
+	@$(DRIVER_ENV) $(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(call bd_driver,$1) $(call bd_series,$1) $(BUILD)/drivers/$(call bd_name,$1)
 endef
 $(foreach d,$(BENCH_DRIVERS),$(eval $(call bench_driver_rule,$d)))
 drivers: $(BENCH_KOS)
@@ -77,7 +82,6 @@ FORCE:
 KBUILD_JUNK := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	       --exclude='.*.cmd' --exclude='Module.symvers' --exclude='modules.order' \
 	       --exclude='.tmp*' --exclude='*.o.d'
-HAVE_KMOD := $(wildcard $(TOP)/libcompsc/Kbuild)
 KMOD_KOS  := $(if $(HAVE_KMOD),$(KMOD)/libcompsc/compsc.ko $(KMOD)/compsc_selftest/compsc_selftest.ko)
 
 kmod-compsc: $(KSTAMP)

@@ -9,6 +9,10 @@
 #           is applied with `git am` (an empty or missing directory is fine)
 #   OUT     work tree to (re)create; the module ends up as OUT/DRIVER.ko
 #
+# Optional environment, for drivers that use libcompsc (set by mk/bench.mk):
+#   COMPSC_INC      libcompsc include dir, added with KCFLAGS=-I...
+#   COMPSC_SYMVERS  compsc.ko's Module.symvers, passed as KBUILD_EXTRA_SYMBOLS
+#
 # OUT is a small git repository laid out like the kernel tree, so patches
 # made with `git format-patch` in a full kernel tree apply unchanged, and
 # `git -C OUT log` shows exactly what was applied. Never commit OUT.
@@ -23,7 +27,10 @@ series_files() {
 	[ -d "$SERIES" ] && find "$(realpath "$SERIES")" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
 	return 0
 }
-inputs=$( { echo "$KDIR $DRIVER"; cat "$KDIR/Module.symvers"; cat "$0";
+COMPSC_INC=${COMPSC_INC:-} COMPSC_SYMVERS=${COMPSC_SYMVERS:-}
+inputs=$( { echo "$KDIR $DRIVER $COMPSC_INC $COMPSC_SYMVERS"; cat "$KDIR/Module.symvers" "$0";
+	    [ -z "$COMPSC_SYMVERS" ] || cat "$COMPSC_SYMVERS";
+	    [ -z "$COMPSC_INC" ] || find "$COMPSC_INC" -type f | LC_ALL=C sort | xargs cat;
 	    series_files | while IFS= read -r p; do echo "$p"; cat "$p"; done; } | sha256sum)
 if [ -f "$OUT/$DRIVER.ko" ] && [ "$(cat "$OUT/.inputs" 2>/dev/null)" = "$inputs" ]; then
 	exit 0
@@ -58,6 +65,7 @@ done < <(series_files)
 echo "build-driver: $DRIVER with $n patch(es) from ${SERIES:-<none>}"
 
 CONFIG=CONFIG_$(echo "$DRIVER" | tr '[:lower:]' '[:upper:]')
-make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" modules
+make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" \
+	${COMPSC_INC:+KCFLAGS=-I$COMPSC_INC} ${COMPSC_SYMVERS:+KBUILD_EXTRA_SYMBOLS=$COMPSC_SYMVERS} modules
 cp "$OUT/$REL_DIR/$DRIVER.ko" "$OUT/$DRIVER.ko"
 echo "$inputs" > "$OUT/.inputs"

@@ -214,6 +214,22 @@ def _s(b) -> str:
     return b.decode(errors="replace") if isinstance(b, bytes) else b
 
 
+def _note_build_id(note: bytes) -> str:
+    namesz, descsz, _type = (int.from_bytes(note[i:i + 4], "little") for i in (0, 4, 8))
+    off = 12 + (namesz + 3) // 4 * 4
+    return note[off:off + descsz].hex()
+
+
+def build_id(path: Union[str, Path]) -> str:
+    """GNU build ID (hex) of a host ELF file such as a built .ko."""
+    out = subprocess.run(["readelf", "-n", str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    m = re.search(r"Build ID: ([0-9a-f]+)", out)
+    if not m:
+        raise BenchError(f"{path}: no GNU build ID note")
+    return m.group(1)
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -734,9 +750,10 @@ class VM:
 
     # -- kernel modules
     def insmod(self, guest_path: str, **params) -> Result:
-        """insmod a .ko that is in the guest, with module parameters."""
+        """insmod a .ko that is in the guest, with module parameters; its
+        dependencies are loaded first (guest/compsc-insmod)."""
         args = " ".join(f"{k}={shlex.quote(str(v))}" for k, v in params.items())
-        return self.run(f"insmod {shlex.quote(guest_path)} {args}")
+        return self.run(f"compsc-insmod {shlex.quote(guest_path)} {args}")
 
     def rmmod(self, name: str, check: bool = True) -> Result:
         return self.run(f"rmmod {shlex.quote(name)}", check=check)
@@ -747,16 +764,29 @@ class VM:
     def module_loaded(self, name: str) -> bool:
         return self.run(f"test -d /sys/module/{shlex.quote(name)}", check=False).rc == 0
 
+    def module_build_id(self, name: str) -> str:
+        """GNU build ID (hex) of the loaded module `name`; compare with
+        build_id(<host .ko>) to prove which build is loaded."""
+        hexdump = self.run(f"od -An -tx1 -v /sys/module/{shlex.quote(name)}"
+                           "/notes/.note.gnu.build-id").out
+        return _note_build_id(bytes.fromhex("".join(hexdump.split())))
+
     def module_param(self, module: str, param: str) -> str:
         return self.get(f"/sys/module/{module}/parameters/{param}").strip()
 
     # -- the SR-IOV setup
     def setup_vfs(self, numvfs: int = 2, igbvf: Optional[str] = None,
-                  wait_link: float = 60) -> list[VF]:
+                  igb: Optional[str] = None, wait_link: float = 60) -> list[VF]:
         """Load igb, bring the PF up, create numvfs VFs with fixed MACs,
-        bind igbvf (stock, or the guest path `igbvf` of another build),
-        address them (see vf_ip) and wait for link on VF 0."""
-        cmd = f"bench-setup {numvfs}" + (f" {shlex.quote(igbvf)}" if igbvf else "")
+        bind igbvf, address them (see vf_ip) and wait for link on VF 0.
+        igb/igbvf: guest paths of other builds to insmod instead of the
+        stock modules (e.g. Bench.guest_module("drivers", "igb", "igb.ko")).
+        Idempotent; sets .vfs, .pf_bdf, .pf_if."""
+        cmd = f"bench-setup -n {numvfs}"
+        if igb:
+            cmd += f" -p {shlex.quote(igb)}"
+        if igbvf:
+            cmd += f" -v {shlex.quote(igbvf)}"
         r = self.run(cmd, timeout=120)
         vfs = []
         for line in r.out.splitlines():
@@ -769,6 +799,18 @@ class VM:
         if vfs and wait_link:
             self.wait_link(vfs[0].ifname, wait_link)
         return vfs
+
+    def teardown_vfs(self) -> None:
+        """Unload igbvf, remove the VFs, unload igb (bench-setup -d)."""
+        self.run("bench-setup -d", timeout=120)
+        self.vfs = []
+
+    def restore_stock(self, numvfs: int = 2) -> list[VF]:
+        """Back to the stock igb + igbvf with numvfs VFs, whatever was loaded
+        (compsc.ko is unloaded too if nothing uses it any more)."""
+        self.teardown_vfs()
+        self.run("rmmod compsc 2>/dev/null; true")
+        return self.setup_vfs(numvfs)
 
     def wait_link(self, ifname: str, timeout: float = 60) -> float:
         """Wait until ifname reports carrier; returns seconds waited."""

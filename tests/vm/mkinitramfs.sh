@@ -75,6 +75,7 @@ depmod -b "$STAGE" "$KREL"
 
 install -m 0755 "$HERE/guest/init" "$STAGE/init"
 install -m 0755 "$HERE/guest/bench-setup" "$STAGE/usr/sbin/bench-setup"
+install -m 0755 "$HERE/guest/compsc-insmod" "$STAGE/usr/sbin/compsc-insmod"
 install -m 0755 "$AGENT" "$STAGE/usr/sbin/compsc-agent"
 if [ -n "$EXTRA" ] && [ -d "$EXTRA" ]; then
 	cp -a "$EXTRA/." "$STAGE/lib/compsc/"

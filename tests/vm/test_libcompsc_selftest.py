@@ -1,0 +1,29 @@
+"""libcompsc's self-test (compsc.ko, called by compsc_selftest.ko) passes in kernel context."""
+
+import re
+
+import pytest
+
+from compscvm import Bench
+
+
+def test_libcompsc_selftest(vm, bench, measure):
+    if not (bench.build / "kmod" / "libcompsc" / "compsc.ko").exists():
+        pytest.skip("compsc.ko not built: libcompsc/Kbuild missing (make kmod-compsc)")
+    kmod = Bench.guest_module("kmod")
+    vm.run("rmmod compsc_selftest 2>/dev/null; rmmod compsc 2>/dev/null; true")
+    try:
+        vm.insmod(f"{kmod}/compsc_selftest.ko")  # loads compsc.ko first
+        assert vm.module_loaded("compsc")
+        failed = int(vm.get("/sys/kernel/debug/compsc_selftest/failed"))
+        report = vm.get("/sys/kernel/debug/compsc_selftest/report")
+        dmesg = vm.dmesg()
+    finally:
+        vm.run("rmmod compsc_selftest; rmmod compsc", check=False)
+    m = re.search(r"compsc_selftest: result: (-?\d+) failed", dmesg)
+    assert m, f"no result line in the kernel log\n{dmesg[-3000:]}"
+    assert int(m.group(1)) == failed
+    passed = re.search(r"(\d+) checks passed", report)
+    if passed:
+        measure("libcompsc checks passed in kernel", int(passed.group(1)), "")
+    assert failed == 0, f"{failed} libcompsc checks failed in the kernel:\n{report}"
