@@ -133,17 +133,17 @@ COMPSC_EXPORT(compsc_read_leave);
  */
 u64 compsc_readers_inside(const struct compsc_slot *slots, u32 nr_slots)
 {
-	u64 enter = 0, exit = 0;
+	u64 enters = 0, exits = 0;
 	u32 i;
 
 	if (nr_slots > COMPSC_MAX_SLOTS)
 		nr_slots = COMPSC_MAX_SLOTS;
 	for (i = 0; i < nr_slots; i++)
-		exit += le64_to_cpu(READ_ONCE(slots[i].exit));
+		exits += le64_to_cpu(READ_ONCE(slots[i].exit));
 	smp_mb();
 	for (i = 0; i < nr_slots; i++)
-		enter += le64_to_cpu(READ_ONCE(slots[i].enter));
-	return enter - exit;
+		enters += le64_to_cpu(READ_ONCE(slots[i].enter));
+	return enters - exits;
 }
 COMPSC_EXPORT(compsc_readers_inside);
 

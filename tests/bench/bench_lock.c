@@ -9,6 +9,9 @@
  * A baseline (two private increments per iteration, nothing shared) shows
  * how this machine itself scales from 1 to 2 busy threads: on a VM whose
  * vCPUs share physical cores, even that is above 1.
+ * Costs are each thread's CPU time (the machine is shared: wall time would
+ * charge other processes' time slices to us), best of REPS interleaved
+ * runs; "clean" runs had no preemption and, with 2 threads, real overlap.
  * A benchmark, not a test: it always exits 0 when it could measure.
  */
 #ifndef _GNU_SOURCE
