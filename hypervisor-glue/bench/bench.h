@@ -58,6 +58,7 @@ struct bench_result {
 	u64 reset_ns;		/* FLR + PF forget */
 	u64 version;		/* area version after the migration */
 	const char *pf_forget;	/* "done", "skipped" or "no" */
+	const char *pf_vflr;	/* PF saw the FLR: "handled", "pending", "no" */
 };
 
 /* One VF the stand-in can migrate. */

@@ -138,8 +138,9 @@ static int bench_result_show(struct seq_file *s, void *unused)
 		   r->aborted, r->state_bytes, r->nr_regs, r->nr_counters);
 	seq_printf(s, "driver_bytes=%u\nwait_ns=%llu\nfence_ns=%llu\n",
 		   r->driver_bytes, r->wait_ns, r->fence_ns);
-	seq_printf(s, "hold_ns=%llu\nreset_ns=%llu\npf_forget=%s\n",
-		   r->hold_ns, r->reset_ns, r->pf_forget ?: "no");
+	seq_printf(s, "hold_ns=%llu\nreset_ns=%llu\npf_forget=%s\npf_vflr=%s\n",
+		   r->hold_ns, r->reset_ns, r->pf_forget ?: "no",
+		   r->pf_vflr ?: "no");
 	seq_printf(s, "version=%llu\n", r->version);
 	mutex_unlock(&bv->lock);
 	return 0;

@@ -16,6 +16,7 @@
 #include "bench.h"
 
 #define BENCH_QSTOP_POLL_US	1000	/* datasheet: queue stops within 1 ms */
+#define BENCH_VFLR_POLL_MS	1000	/* PF driver handling the VF's reset */
 
 /**
  * bench_area_map() - map and check the area the VF's driver registered
@@ -150,6 +151,33 @@ static int bench_flr(struct pci_dev *pdev)
 	return err;
 }
 
+/*
+ * Wait until the PF driver has handled the VF reset event the FLR raised
+ * (it clears the VF's VFLRE bit when done). Otherwise its reset of the VF's
+ * PF-side state could land after the guest's restore already talked to it.
+ */
+static const char *bench_wait_pf_vflr(struct pci_dev *pdev)
+{
+	struct pci_dev *pf = pci_physfn(pdev);
+	int vf = pci_iov_vf_id(pdev), ms;
+	void __iomem *reg;
+	u32 bit;
+
+	if (vf < 0 || vf > 31)
+		return "no";
+	reg = pci_iomap_range(pf, 0, COMPSC_82576_PF_VFLRE & PAGE_MASK,
+			      PAGE_SIZE);
+	if (!reg)
+		return "no";
+	bit = BIT(vf);
+	reg += COMPSC_82576_PF_VFLRE & ~PAGE_MASK;
+	for (ms = 0; ms < BENCH_VFLR_POLL_MS && (readl(reg) & bit); ms++)
+		usleep_range(1000, 1100);
+	bit &= readl(reg);
+	pci_iounmap(pf, reg - (COMPSC_82576_PF_VFLRE & ~PAGE_MASK));
+	return bit ? "pending" : "handled";
+}
+
 /* Ask the PF to forget the VF's state; -EOPNOTSUPP if it cannot. */
 static int bench_pf_forget(struct pci_dev *pdev, bool probe)
 {
@@ -195,6 +223,7 @@ int bench_reset(struct pci_dev *pdev, enum bench_reset how,
 	int err;
 
 	res->pf_forget = "no";
+	res->pf_vflr = "no";
 	if (how == BENCH_RESET_FLR || how == BENCH_RESET_BOTH) {
 		err = bench_flr(pdev);
 		if (err) {
@@ -202,6 +231,7 @@ int bench_reset(struct pci_dev *pdev, enum bench_reset how,
 				 "function-level reset failed: %d", err);
 			return err;
 		}
+		res->pf_vflr = bench_wait_pf_vflr(pdev);
 	}
 	if (how == BENCH_RESET_PF || how == BENCH_RESET_BOTH) {
 		err = bench_pf_forget(pdev, false);

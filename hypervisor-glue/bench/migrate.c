@@ -422,6 +422,7 @@ int bench_migrate(struct bench_vf *bv, const struct bench_req *req)
 	lockdep_assert_held(&bv->lock);
 	memset(&bv->result, 0, sizeof(bv->result));
 	bv->result.pf_forget = "no";
+	bv->result.pf_vflr = "no";
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m) {
 		bv->result.err = -ENOMEM;

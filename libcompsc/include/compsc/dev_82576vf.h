@@ -28,6 +28,12 @@
 /* RXDCTL/TXDCTL: queue enable; cleared to stop fetching descriptors. */
 #define COMPSC_82576VF_QDCTL_ENABLE	0x02000000u
 
+/*
+ * In the PF's BAR0: VF reset events, write-1-to-clear, bit n for VF n. The
+ * PF driver clears a VF's bit once it has reset its state for that VF.
+ */
+#define COMPSC_82576_PF_VFLRE		0x0c88
+
 /* Registers the policy must never allow (kept here for tests and docs). */
 #define COMPSC_82576VF_CTRL		0x0000	/* bit 26 resets the VF */
 #define COMPSC_82576VF_VMBMEM		0x0800	/* mailbox memory, 64 bytes */
