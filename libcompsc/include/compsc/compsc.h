@@ -136,7 +136,11 @@ int compsc_read_enter(struct compsc_reader *r, const struct compsc_env *env,
 		      u64 timeout_ns);
 /** compsc_read_leave() - leave a read side taken with compsc_read_enter(). */
 void compsc_read_leave(struct compsc_reader *r);
-/** compsc_restore_done() - the restore finished; other readers may enter. */
+/*
+ * compsc_restore_done() - the restore finished; other readers may enter.
+ * While a restore runs every other enter (nested ones from the restore code
+ * itself included) gets -COMPSC_EBUSY: the restore uses raw register access.
+ */
 void compsc_restore_done(struct compsc_reader *r);
 
 /*
@@ -202,6 +206,11 @@ static inline void compsc_read_exit(struct compsc_reader *r, u32 cpu)
 /* ------------------------------------------------------------------ */
 
 /*
+ * The writer word lives in guest memory: a hostile guest can set it HELD
+ * (the host's acquire then fails cleanly) or flip it FREE while the host
+ * holds the device. The host keeps its own ownership state and never
+ * trusts the word for its own decisions; it only publishes it.
+ *
  * compsc_writer_acquire() - take the device: block new readers, fence, wait
  * up to @timeout_ns for readers inside to leave. On timeout the area is left
  * as it was (device stays with the guest) and -COMPSC_ETIMEDOUT returned;

@@ -28,16 +28,11 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef uint8_t  __u8;
-typedef uint16_t __u16;
-typedef uint32_t __u32;
-typedef uint64_t __u64;
-typedef int32_t  __s32;
-typedef int64_t  __s64;
-/* Little-endian wire types: plain integers, documented by their name. */
-typedef uint16_t __le16;
-typedef uint32_t __le32;
-typedef uint64_t __le64;
+/*
+ * The kernel's fixed-width and __le types come from the uapi header, so that
+ * libcompsc mixes with any userspace header that pulls it in too.
+ */
+#include <linux/types.h>
 typedef uint8_t  u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
