@@ -22,9 +22,12 @@ SRC
 fi
 
 # Debian packages the project uses (build, unit tests, fuzzing, bench).
+# The bench also needs: git (driver series), binutils (readelf: module build
+# IDs), util-linux (setpriv), dash (the guest's /bin/sh). The kernel itself is
+# never installed: mk/bench.mk downloads and unpacks it (tests/vm/README.md).
 PKGS="build-essential make gcc clang llvm libclang-rt-14-dev python3 python3-pytest
       kmod cpio busybox-static iproute2 iperf3 iputils-ping xz-utils zstd bc bison flex
-      libelf-dev libssl-dev dwarves rsync ethtool"
+      libelf-dev libssl-dev dwarves rsync ethtool git binutils util-linux dash"
 
 missing=""
 for p in $PKGS; do

@@ -664,12 +664,22 @@ class VM:
         finally:
             listener.close()
         self._chan = _Channel(conn)
-        if interactive:
-            return
-        if not self._chan.wait_hello(1, boot_timeout, self.alive):
-            raise BenchError(f"guest agent did not start within {boot_timeout}s\n{self._diag()}")
-        self.boot_seconds = time.monotonic() - t0
-        self.check_kernel_log()
+        self._t0 = t0
+        if not interactive:
+            self.wait_agent(boot_timeout)
+            self.check_kernel_log()
+
+    def wait_agent(self, timeout: float = 240) -> float:
+        """Wait for the guest agent's HELLO; sets and returns boot_seconds
+        (QEMU start to agent ready)."""
+        if not self._chan.wait_hello(1, timeout, self.alive):
+            raise BenchError(f"guest agent did not start within {timeout}s\n{self._diag()}")
+        self.boot_seconds = time.monotonic() - self._t0
+        return self.boot_seconds
+
+    def wait_exit(self) -> int:
+        """Block until QEMU exits (interactive use); returns its exit code."""
+        return self._proc.wait()
 
     def _diag(self) -> str:
         rc = self._proc.poll() if self._proc else None
