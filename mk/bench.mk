@@ -82,7 +82,8 @@ FORCE:
 KBUILD_JUNK := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	       --exclude='.*.cmd' --exclude='Module.symvers' --exclude='modules.order' \
 	       --exclude='.tmp*' --exclude='*.o.d'
-KMOD_KOS  := $(if $(HAVE_KMOD),$(KMOD)/libcompsc/compsc.ko $(KMOD)/compsc_selftest/compsc_selftest.ko)
+KMOD_KOS  := $(if $(HAVE_KMOD),$(KMOD)/libcompsc/compsc.ko $(KMOD)/compsc_selftest/compsc_selftest.ko \
+		$(KMOD)/compsc_bench/compsc_bench.ko)
 
 kmod-compsc: $(KSTAMP)
 	@test -f $(TOP)/libcompsc/Kbuild || { echo "kmod-compsc: libcompsc/Kbuild missing"; exit 1; }
@@ -92,7 +93,18 @@ kmod-compsc: $(KSTAMP)
 	rsync -a --delete $(KBUILD_JUNK) $(TOP)/tests/kmod/compsc_selftest/ $(KMOD)/compsc_selftest/
 	$(MAKE) -C $(KDIR) M=$(KMOD)/compsc_selftest COMPSC_INC=$(KMOD)/libcompsc/include \
 		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
+	mkdir -p $(KMOD)/compsc_bench
+	rsync -a --delete $(KBUILD_JUNK) $(TOP)/hypervisor-glue/bench/ $(KMOD)/compsc_bench/
+	$(MAKE) -C $(KDIR) M=$(KMOD)/compsc_bench COMPSC_INC=$(KMOD)/libcompsc/include \
+		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
 $(KMOD_KOS): kmod-compsc
+
+# Bench-only modules (not in the initramfs; tests add them at boot).
+BENCH_WARN_KO := $(KMOD)/bench_warn/bench_warn.ko
+$(BENCH_WARN_KO): $(KSTAMP) $(wildcard $(TOP)/tests/kmod/bench_warn/*)
+	mkdir -p $(@D)
+	rsync -a --delete $(KBUILD_JUNK) $(TOP)/tests/kmod/bench_warn/ $(@D)/
+	$(MAKE) -C $(KDIR) M=$(@D) modules
 
 # ---------------------------------------------------------------- the VM image
 $(AGENT): $(BENCH)/guest/agent.c
@@ -118,7 +130,7 @@ initramfs: $(INITRD) $(VMLINUZ)
 BENCH_ENV := COMPSC_BUILD=$(BUILD) COMPSC_VMLINUZ=$(VMLINUZ) COMPSC_INITRD=$(INITRD) \
 	     COMPSC_KREL=$(KREL) PYTHONDONTWRITEBYTECODE=1
 
-vm-test: initramfs
+vm-test: initramfs $(BENCH_WARN_KO)
 	cd $(BENCH) && $(BENCH_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
 		--durations=0 $(PYTEST_ARGS) .
 
