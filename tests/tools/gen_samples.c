@@ -9,6 +9,8 @@
  *   truncated.stream, corrupt.stream   good.stream cut short / one bit flipped
  *   good.area       an area mid-migration (writer held, one reader inside)
  *   bad-layout.area, bad-reg.area, truncated.area   hostile areas
+ *   denied.area     well formed, but lists CTRL, which the 82576 VF policy
+ *                   refuses
  *   garbage.bin, empty.bin
  *
  * usage: gen_samples DIR
@@ -26,14 +28,19 @@ static const struct compsc_ident id_82576vf = {
 	.subsys_vendor = 0x8086, .subsys_device = 0xa03c,
 };
 
-/* 82576 VF registers (igbvf's regs.h offsets) with the values they hold. */
+/* 82576 VF registers the allow-list admits, with the values they hold. */
 static const struct compsc_rec_reg regs[] = {
-	{ .offset = 0x0000, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x1c000000 },
+	{ .offset = 0x1524, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00000007 },
 	{ .offset = 0x1680, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x000001f4 },
-	{ .offset = 0x2800, .width = 8, .kind = COMPSC_REG_PLAIN, .value = 0x00000001deadb000ull },
+	{ .offset = 0x2800, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0xdeadb000 },
+	{ .offset = 0x2804, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00000001 },
 	{ .offset = 0x2808, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00004000 },
 	{ .offset = 0x3828, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x02000000 },
+	/* bar 3 is structurally fine but no BAR the 82576 VF policy knows */
+	{ .offset = 0x0000, .bar = 3, .width = 8, .kind = COMPSC_REG_PLAIN,
+	  .value = 0x0123456789abcdefull },
 };
+#define NR_AREA_REGS	6	/* the area lists those the policy allows */
 
 static const struct compsc_rec_counter ctrs[] = {
 	{ .offset = 0x0f10, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
@@ -101,8 +108,8 @@ static void build_area(void)
 	size_t i;
 	int err = compsc_area_init(area, sizeof(area), &req);
 
-	for (i = 0; !err && i < sizeof(regs) / sizeof(regs[0]); i++) {
-		err = compsc_area_add_reg(a, 0, regs[i].offset, regs[i].width,
+	for (i = 0; !err && i < NR_AREA_REGS; i++) {
+		err = compsc_area_add_reg(a, regs[i].bar, regs[i].offset, regs[i].width,
 					  regs[i].kind);
 		compsc_area_saved(a)[i] = cpu_to_le64(regs[i].value);
 	}
@@ -179,6 +186,9 @@ static void write_areas(const char *dir)
 	memcpy(bad, area, area_len);
 	compsc_area_regs(h)[1].width = 3;
 	put(dir, "bad-reg.area", bad, area_len);
+	memcpy(bad, area, area_len);
+	compsc_area_add_reg(h, 0, 0x0000, 4, COMPSC_REG_PLAIN);	/* CTRL */
+	put(dir, "denied.area", bad, area_len);
 }
 
 static void write_junk(const char *dir)

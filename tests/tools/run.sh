@@ -58,6 +58,8 @@ check_samples() {
 	ok "samples: committed samples match gen_samples"
 }
 
+# A sanitizer report is more than one stderr line; make its exit code stand out too.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=99} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 here=$(dirname "$0")
 check_samples
 for cli in "$@"; do

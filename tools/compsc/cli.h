@@ -38,6 +38,7 @@ int cli_err(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cli_parse_ident(const char *s, struct compsc_ident *id);
 int cli_parse_u32(const char *s, u32 *out);
+const char *cli_opt_value(int argc, char **argv, int *i, const char *opt);
 
 /* ------------------------------------------------------------ json.c */
 struct jw {
@@ -62,15 +63,29 @@ void jw_done(struct jw *j);
 /* ------------------------------------------------------------ names.c */
 const char *cli_kind_name(u8 kind);
 const char *cli_rec_name(u16 type);
-/* Register name for (bar, offset) on the 82576 VF, or NULL. */
-const char *cli_reg_name(u8 bar, u32 offset);
-/* Register policy used by `area validate`/`show`; *name says which. */
-const struct compsc_policy *cli_policy(const char **name);
+/* Name of an 82576 VF register (bar, offset), or NULL. */
+const char *cli_82576vf_reg_name(u8 bar, u32 offset);
+/* Register policy by name ("82576vf", "structure"), NULL if unknown. */
+const struct compsc_policy *cli_policy(const char *name);
+#define CLI_POLICY_DEFAULT	"82576vf"
 const char *cli_link_state_name(u8 s);
 
 /* ------------------------------------------------------------ commands */
 int cmd_stream(int argc, char **argv);
 int cmd_area(int argc, char **argv);
+/* area_print.c: an area compsc_area_check() accepted, and the policy verdict. */
+struct area_ctx {
+	struct cli_file f;
+	struct compsc_area_hdr *h;	/* f.data, valid after the check */
+	const char *policy_name;
+	const struct compsc_policy *policy;
+	char refusal[192];		/* policy verdict, "" when accepted */
+};
+void area_text(struct area_ctx *a);
+void area_json(struct area_ctx *a);
+/* host_status as text; guarded: any s32 may be in a dump. */
+const char *cli_status_text(__s32 st);
+
 /* stream_print.c: a parsed stream (@buf is what the view points into). */
 void stream_text(const struct compsc_stream_view *v, const char *file,
 		 const u8 *buf);

@@ -156,3 +156,17 @@ int cli_parse_u32(const char *s, u32 *out)
 	*out = (u32)v;
 	return 0;
 }
+
+/* Option value: "--opt VALUE" or "--opt=VALUE"; NULL if missing. */
+const char *cli_opt_value(int argc, char **argv, int *i, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	if (strncmp(argv[*i], opt, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] || *i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}

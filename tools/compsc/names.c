@@ -5,6 +5,9 @@
  */
 #include "cli.h"
 
+#include <compsc/dev_82576vf.h>
+#include <string.h>
+
 const char *cli_kind_name(u8 kind)
 {
 	switch (kind) {
@@ -39,10 +42,66 @@ const char *cli_link_state_name(u8 s)
 	return s < 3 ? names[s] : "unknown";
 }
 
-const char *cli_reg_name(u8 bar, u32 offset)
+/* 82576 VF BAR0 register names (igbvf's regs.h), for printing only. */
+struct reg_name {
+	u32 offset;
+	const char *name;
+};
+
+#define QUEUE_REGS(q) \
+	{ 0x2800 + 0x100 * (q), "RDBAL(" #q ")" }, \
+	{ 0x2804 + 0x100 * (q), "RDBAH(" #q ")" }, \
+	{ 0x2808 + 0x100 * (q), "RDLEN(" #q ")" }, \
+	{ 0x280c + 0x100 * (q), "SRRCTL(" #q ")" }, \
+	{ COMPSC_82576VF_RDH(q), "RDH(" #q ")" }, \
+	{ 0x2818 + 0x100 * (q), "RDT(" #q ")" }, \
+	{ COMPSC_82576VF_RXDCTL(q), "RXDCTL(" #q ")" }, \
+	{ 0x3800 + 0x100 * (q), "TDBAL(" #q ")" }, \
+	{ 0x3804 + 0x100 * (q), "TDBAH(" #q ")" }, \
+	{ 0x3808 + 0x100 * (q), "TDLEN(" #q ")" }, \
+	{ COMPSC_82576VF_TDH(q), "TDH(" #q ")" }, \
+	{ 0x3818 + 0x100 * (q), "TDT(" #q ")" }, \
+	{ COMPSC_82576VF_TXDCTL(q), "TXDCTL(" #q ")" }, \
+	{ 0x3838 + 0x100 * (q), "TDWBAL(" #q ")" }, \
+	{ 0x383c + 0x100 * (q), "TDWBAH(" #q ")" }
+
+static const struct reg_name reg_names_82576vf[] = {
+	{ COMPSC_82576VF_CTRL, "CTRL" },
+	{ COMPSC_82576VF_STATUS, "STATUS" },
+	{ COMPSC_82576VF_VMBMEM, "VMBMEM" },
+	{ COMPSC_82576VF_V2PMAILBOX, "V2PMAILBOX" },
+	{ COMPSC_82576VF_VFGPRC, "VFGPRC" },
+	{ COMPSC_82576VF_VFGPTC, "VFGPTC" },
+	{ COMPSC_82576VF_VFGORC, "VFGORC" },
+	{ COMPSC_82576VF_VFGOTC, "VFGOTC" },
+	{ COMPSC_82576VF_VFMPRC, "VFMPRC" },
+	{ COMPSC_82576VF_VFGPRLBC, "VFGPRLBC" },
+	{ COMPSC_82576VF_VFGPTLBC, "VFGPTLBC" },
+	{ COMPSC_82576VF_VFGORLBC, "VFGORLBC" },
+	{ COMPSC_82576VF_VFGOTLBC, "VFGOTLBC" },
+	{ 0x1520, "EICS" },
+	{ 0x1524, "EIMS" },
+	{ 0x1528, "EIMC" },
+	{ 0x152c, "EIAC" },
+	{ 0x1530, "EIAM" },
+	{ COMPSC_82576VF_EICR, "EICR" },
+	{ 0x1680, "EITR(0)" },
+	{ 0x1684, "EITR(1)" },
+	{ 0x1688, "EITR(2)" },
+	{ 0x1700, "IVAR0" },
+	{ 0x1740, "IVAR_MISC" },
+	QUEUE_REGS(0),
+	QUEUE_REGS(1),
+};
+
+const char *cli_82576vf_reg_name(u8 bar, u32 offset)
 {
-	(void)bar;
-	(void)offset;
+	size_t i;
+
+	for (i = 0; bar == 0 && i < sizeof(reg_names_82576vf) /
+				    sizeof(reg_names_82576vf[0]); i++)
+		if (reg_names_82576vf[i].offset == offset)
+			return reg_names_82576vf[i].name;
 	return NULL;
 }
 
@@ -69,8 +128,15 @@ static const struct compsc_policy cli_policy_any = {
 	.max_counters = COMPSC_MAX_COUNTERS,
 };
 
-const struct compsc_policy *cli_policy(const char **name)
+/*
+ * "82576vf": the host's own allow-list (what the stand-in and the VFIO
+ * driver enforce); "structure": entries judged for form only.
+ */
+const struct compsc_policy *cli_policy(const char *name)
 {
-	*name = "structure";
-	return &cli_policy_any;
+	if (!strcmp(name, "82576vf"))
+		return &compsc_82576vf_policy;
+	if (!strcmp(name, "structure"))
+		return &cli_policy_any;
+	return NULL;
 }

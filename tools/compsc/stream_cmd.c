@@ -44,20 +44,6 @@ static int stream_usage_err(const char *what)
 	return EXIT_USAGE;
 }
 
-/* Option value: "--opt VALUE" or "--opt=VALUE". */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt)
-{
-	size_t n = strlen(opt);
-
-	if (strncmp(argv[*i], opt, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] || *i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
 static int stream_opt(struct stream_opts *o, int argc, char **argv, int *i,
 		      int decode)
 {
@@ -66,12 +52,12 @@ static int stream_opt(struct stream_opts *o, int argc, char **argv, int *i,
 	if (decode && !strcmp(a, "--json")) {
 		o->json = 1;
 	} else if (!strncmp(a, "--expect", 8)) {
-		val = opt_value(argc, argv, i, "--expect");
+		val = cli_opt_value(argc, argv, i, "--expect");
 		o->expect_n = val ? cli_parse_ident(val, &o->expect) : -1;
 		if (o->expect_n < 0)
 			return stream_usage_err("--expect wants VENDOR:DEVICE in hex");
 	} else if (!strncmp(a, "--max-len", 9)) {
-		val = opt_value(argc, argv, i, "--max-len");
+		val = cli_opt_value(argc, argv, i, "--max-len");
 		if (!val || cli_parse_u32(val, &o->max_len) ||
 		    o->max_len > CLI_STREAM_MAX_HARD)
 			return stream_usage_err("--max-len wants a byte count");

@@ -6,12 +6,23 @@
  */
 #include "cli.h"
 
+#include <compsc/dev_82576vf.h>
 #include <string.h>
 
 static const char *const pfvf_flag_names[] = {
 	"mac_admin", "spoofchk", "trust", "promisc_uc", "promisc_mc",
 };
 #define NR_PFVF_FLAGS	(sizeof(pfvf_flag_names) / sizeof(pfvf_flag_names[0]))
+
+/* Register names only for the device they belong to. */
+static const char *reg_name(const struct compsc_stream_view *v, u8 bar,
+			    u32 offset)
+{
+	if (v->ident.vendor != COMPSC_82576VF_VENDOR ||
+	    v->ident.device != COMPSC_82576VF_DEVICE)
+		return NULL;
+	return cli_82576vf_reg_name(bar, offset);
+}
 
 /* Known record types present in @v, in wire order (END excluded). */
 static u32 stream_order(const struct compsc_stream_view *v, u16 *types)
@@ -47,7 +58,8 @@ static u32 stream_crc(const struct compsc_stream_view *v)
 
 /* ------------------------------------------------------------ text */
 
-static void text_regs(const struct compsc_stream_rec *r)
+static void text_regs(const struct compsc_stream_view *v,
+		      const struct compsc_stream_rec *r)
 {
 	struct compsc_rec_reg e;
 	const char *name;
@@ -57,7 +69,7 @@ static void text_regs(const struct compsc_stream_rec *r)
 	       "width", "kind", "value", "name");
 	for (i = 0; i < n; i++) {
 		memcpy(&e, r->data + i * sizeof(e), sizeof(e));
-		name = cli_reg_name(e.bar, le32_to_cpu(e.offset));
+		name = reg_name(v, e.bar, le32_to_cpu(e.offset));
 		printf("  %-4u %-4u 0x%08x %-5u %-11s 0x%0*llx%*s %s\n", i, e.bar,
 		       le32_to_cpu(e.offset), e.width, cli_kind_name(e.kind),
 		       e.width * 2, (unsigned long long)le64_to_cpu(e.value),
@@ -65,7 +77,8 @@ static void text_regs(const struct compsc_stream_rec *r)
 	}
 }
 
-static void text_counters(const struct compsc_stream_rec *r)
+static void text_counters(const struct compsc_stream_view *v,
+			  const struct compsc_stream_rec *r)
 {
 	struct compsc_rec_counter c;
 	const char *name;
@@ -75,7 +88,7 @@ static void text_counters(const struct compsc_stream_rec *r)
 	       "kind", "hw_final", "total", "name");
 	for (i = 0; i < n; i++) {
 		memcpy(&c, r->data + i * sizeof(c), sizeof(c));
-		name = cli_reg_name(c.bar, le32_to_cpu(c.offset));
+		name = reg_name(v, c.bar, le32_to_cpu(c.offset));
 		printf("  %-4u %-4u 0x%08x %-11s 0x%08x %-20llu %s\n", i, c.bar,
 		       le32_to_cpu(c.offset), cli_kind_name(c.kind),
 		       le32_to_cpu(c.hw_final),
@@ -146,9 +159,9 @@ static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
 		printf(", %u entries", r->len / entry[t]);
 	putchar('\n');
 	if (t == COMPSC_REC_REGS)
-		text_regs(r);
+		text_regs(v, r);
 	else if (t == COMPSC_REC_COUNTERS)
-		text_counters(r);
+		text_counters(v, r);
 	else if (t == COMPSC_REC_PF_VF)
 		text_pf_vf(r);
 	else
@@ -177,7 +190,8 @@ void stream_text(const struct compsc_stream_view *v, const char *file,
 
 /* ------------------------------------------------------------ JSON */
 
-static void json_regs(struct jw *j, const struct compsc_stream_rec *r)
+static void json_regs(struct jw *j, const struct compsc_stream_view *v,
+		      const struct compsc_stream_rec *r)
 {
 	struct compsc_rec_reg e;
 	const char *name;
@@ -186,7 +200,7 @@ static void json_regs(struct jw *j, const struct compsc_stream_rec *r)
 	jw_arr(j, "regs");
 	for (i = 0; i < n; i++) {
 		memcpy(&e, r->data + i * sizeof(e), sizeof(e));
-		name = cli_reg_name(e.bar, le32_to_cpu(e.offset));
+		name = reg_name(v, e.bar, le32_to_cpu(e.offset));
 		jw_obj(j, NULL);
 		jw_u64(j, "bar", e.bar);
 		jw_u64(j, "offset", le32_to_cpu(e.offset));
@@ -202,7 +216,8 @@ static void json_regs(struct jw *j, const struct compsc_stream_rec *r)
 	jw_end_arr(j);
 }
 
-static void json_counters(struct jw *j, const struct compsc_stream_rec *r)
+static void json_counters(struct jw *j, const struct compsc_stream_view *v,
+			  const struct compsc_stream_rec *r)
 {
 	struct compsc_rec_counter c;
 	const char *name;
@@ -211,7 +226,7 @@ static void json_counters(struct jw *j, const struct compsc_stream_rec *r)
 	jw_arr(j, "counters");
 	for (i = 0; i < n; i++) {
 		memcpy(&c, r->data + i * sizeof(c), sizeof(c));
-		name = cli_reg_name(c.bar, le32_to_cpu(c.offset));
+		name = reg_name(v, c.bar, le32_to_cpu(c.offset));
 		jw_obj(j, NULL);
 		jw_u64(j, "bar", c.bar);
 		jw_u64(j, "offset", le32_to_cpu(c.offset));
@@ -279,9 +294,9 @@ static void json_rec(struct jw *j, const struct compsc_stream_view *v, u16 t,
 	jw_u64(j, "len", r->len);
 	jw_bool(j, "mandatory", r->flags & COMPSC_REC_F_MANDATORY);
 	if (t == COMPSC_REC_REGS)
-		json_regs(j, r);
+		json_regs(j, v, r);
 	else if (t == COMPSC_REC_COUNTERS)
-		json_counters(j, r);
+		json_counters(j, v, r);
 	else if (t == COMPSC_REC_PF_VF)
 		json_pf_vf(j, r);
 	else {
