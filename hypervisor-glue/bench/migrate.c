@@ -155,7 +155,10 @@ static void bench_read_state(struct bench_mig *m)
 	}
 }
 
-/* Bytes of the replay log in use (header + records), from a host copy. */
+/*
+ * Bytes of the replay log in use (header + records), from a host copy; 0
+ * when the driver never formatted one (header still all zero).
+ */
 static int bench_replay_len(struct bench_mig *m, u32 *len)
 {
 	u32 room = le32_to_cpu(m->area.hdr.replay_len);
@@ -163,6 +166,9 @@ static int bench_replay_len(struct bench_mig *m, u32 *len)
 	u32 cap, count;
 
 	memcpy(&rh, bench_sec(m, m->area.hdr.replay_off), sizeof(rh));
+	*len = 0;
+	if (!memchr_inv(&rh, 0, sizeof(rh)))
+		return 0;
 	cap = le32_to_cpu(rh.capacity);
 	count = le32_to_cpu(rh.count);
 	if (le32_to_cpu(rh.magic) != COMPSC_REPLAY_MAGIC || count > cap ||
@@ -204,8 +210,9 @@ static int bench_build_stream(struct bench_mig *m)
 	if (m->nr_ctrs)
 		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, m->rec_ctrs,
 				  m->nr_ctrs * sizeof(m->rec_ctrs[0]));
-	compsc_stream_add(&w, COMPSC_REC_DRIVER, mand,
-			  bench_sec(m, m->area.hdr.replay_off), rlen);
+	if (rlen)
+		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand,
+				  bench_sec(m, m->area.hdr.replay_off), rlen);
 	ret = compsc_stream_end(&w);	/* reports the first error */
 	if (ret < 0) {
 		snprintf(m->res->msg, sizeof(m->res->msg),
