@@ -106,8 +106,11 @@ static int area_load(const struct area_opts *o, struct area_ctx *a)
 static void area_refusal(struct area_ctx *a, const char *what, int err,
 			 u32 bad, const struct compsc_reg *e, u32 n, u32 max)
 {
-	int k = snprintf(a->refusal, sizeof(a->refusal), "%s", compsc_strerror(err));
+	int n0 = snprintf(a->refusal, sizeof(a->refusal), "%s", compsc_strerror(err));
+	size_t k = n0 < 0 ? sizeof(a->refusal) : (size_t)n0;
 
+	if (k >= sizeof(a->refusal))
+		return;
 	if (err == -COMPSC_EREG_COUNT)
 		snprintf(a->refusal + k, sizeof(a->refusal) - k,
 			 " (%u %ss, policy %s allows %u)", n, what,
