@@ -1,0 +1,189 @@
+"""compscmig: CompSC migrations on the bench, on top of compscvm.
+
+The CompSC stack in the guest is compsc.ko (libcompsc), the patched igb PF
+(drivers/igb), the patched igbvf (drivers/igbvf) and the stand-in hypervisor
+compsc_bench.ko (hypervisor-glue/bench), driven through its debugfs files.
+
+    vfs = load_compsc(vm)                 # patched stack, 2 VFs, stand-in
+    res = migrate(vm, vfs[0], blackout_ms=50)
+    st = ethtool_stats(vm, vfs[0].ifname)   # compsc_restores, ...
+
+Loss and duplicates are computed from the peer's timestamped ping stream
+against the blackout windows the stand-in reports (see `ping_loss`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import pytest
+
+from compscvm import VF, VM, Bench, PingTrace, build_id
+
+DBG = "/sys/kernel/debug/compsc_bench"
+
+
+def _mod(*parts: str) -> str:
+    return Bench.guest_module(*parts)
+
+
+def load_compsc(vm: VM, numvfs: int = 2) -> list[VF]:
+    """Patched igb + patched igbvf on numvfs VFs, plus the stand-in."""
+    vm.teardown_vfs()
+    vfs = vm.setup_vfs(numvfs, igb=_mod("drivers", "igb", "igb.ko"),
+                       igbvf=_mod("drivers", "igbvf", "igbvf.ko"))
+    vm.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug")
+    if not vm.module_loaded("compsc_bench"):
+        vm.run(f"compsc-insmod {_mod('kmod', 'compsc_bench.ko')}")
+    # Quiet wire: no IPv6 chatter, so counters see only what tests send.
+    vm.run("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
+           "net.ipv6.conf.default.disable_ipv6=1")
+    return vfs
+
+
+def compsc_loaded(vm: VM) -> bool:
+    """The loaded igb and igbvf are our CompSC builds and the stand-in is in."""
+    if not (vm.module_loaded("compsc_bench") and vm.module_loaded("igb")
+            and vm.module_loaded("igbvf")):
+        return False
+    drivers = vm.bench.build / "drivers"
+    return all(vm.module_build_id(m) == build_id(drivers / m / f"{m}.ko")
+               for m in ("igb", "igbvf"))
+
+
+def unload_compsc(vm: VM) -> None:
+    """Back to the stock stack for the tests that expect it."""
+    vm.run("rmmod compsc_bench 2>/dev/null; true")
+    vm.restore_stock(2)
+
+
+def kv(text: str) -> dict:
+    """key=value lines (the stand-in's `result`) as a dict, ints where possible."""
+    out = {}
+    for line in text.splitlines():
+        if "=" not in line:
+            continue
+        k, v = line.split("=", 1)
+        k, v = k.strip(), v.strip()
+        try:
+            out[k] = int(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
+def result(vm: VM, vf: VF) -> dict:
+    return kv(vm.get(f"{DBG}/{vf.bdf}/result"))
+
+
+class MigrationFailed(AssertionError):
+    pass
+
+
+def migrate(vm: VM, vf: VF, check: bool = True, **opts) -> dict:
+    """One migration through the stand-in; returns its `result` plus the
+    host times around the command (t_start, t_end) and the write's rc."""
+    args = " ".join(f"{k}={v}" for k, v in opts.items())
+    t0 = time.time()
+    r = vm.run(f"echo '{args}' > {DBG}/{vf.bdf}/migrate", check=False,
+               timeout=120)
+    t1 = time.time()
+    res = result(vm, vf)
+    res.update(rc=r.rc, err=r.err.strip(), t_start=t0, t_end=t1)
+    if check and (r.rc != 0 or res.get("status") not in ("ok", "aborted")):
+        raise MigrationFailed(f"migration of {vf.bdf} failed: rc={r.rc} {r.err.strip()} {res}")
+    return res
+
+
+def ethtool_stats(vm: VM, ifname: str) -> dict:
+    """`ethtool -S` as a dict of ints."""
+    out = {}
+    for line in vm.run(f"ethtool -S {ifname}").out.splitlines():
+        if ":" in line:
+            k, v = line.rsplit(":", 1)
+            try:
+                out[k.strip()] = int(v)
+            except ValueError:
+                pass
+    return out
+
+
+def link_stats(vm: VM, ifname: str) -> dict:
+    """The kernel's interface counters (what `ip -s link` shows)."""
+    names = "rx_packets tx_packets rx_bytes tx_bytes multicast rx_dropped tx_dropped"
+    r = vm.run(f"cd /sys/class/net/{ifname}/statistics && for f in {names}; do "
+               "echo $f=$(cat $f); done")
+    return kv(r.out)
+
+
+@dataclass
+class Loss:
+    """Ping accounting across migrations (see the issue's definitions)."""
+    sent: int = 0
+    lost: int = 0          # sent outside any blackout and never answered
+    excused: int = 0       # unanswered, but sent while the device was held
+    dup: int = 0
+    lost_seqs: list = field(default_factory=list)
+
+
+def send_times(tr: PingTrace) -> dict:
+    """Best estimate of the host time each icmp_seq was sent: replies carry
+    their arrival time; a sequence sent at a fixed interval fills the rest
+    from the nearest answered neighbour."""
+    got = sorted((seq, t) for t, seq in tr.replies)
+    if not got:
+        return {}
+    est = {}
+    j = 0
+    for seq in range(1, tr.sent + 1):
+        while j + 1 < len(got) and got[j + 1][0] <= seq:
+            j += 1
+        s0, t0 = got[j]
+        est[seq] = t0 + (seq - s0) * tr.interval
+    return est
+
+
+def ping_loss(tr: PingTrace, windows: list[tuple[float, float]],
+              margin: float = 0.05) -> Loss:
+    """Classify unanswered pings: inside a blackout window (widened by
+    margin for the guest command's own latency) is excused; anything else
+    is loss. windows are host-clock (start, end) of each blackout."""
+    answered = {seq for _, seq in tr.replies}
+    res = Loss(sent=tr.sent, dup=tr.raw.count("(DUP!)"))
+    est = send_times(tr)
+    for seq in range(1, tr.sent):  # the last one may still be in flight
+        if seq in answered:
+            continue
+        t = est.get(seq, 0.0)
+        if any(a - margin <= t <= b + margin for a, b in windows):
+            res.excused += 1
+        else:
+            res.lost += 1
+            res.lost_seqs.append(seq)
+    return res
+
+
+def blackout_window(res: dict) -> tuple[float, float]:
+    """Host-clock blackout of one migration: it ends when the stand-in
+    released (just before the command returned) and lasted hold_ns."""
+    end = res["t_end"]
+    return (end - res.get("hold_ns", 0) / 1e9 - 0.02, end)
+
+
+def first_reply_after(tr: PingTrace, t: float) -> Optional[float]:
+    after = [x for x, _ in tr.replies if x > t]
+    return min(after) if after else None
+
+
+@pytest.fixture
+def compsc_vfs(vm):
+    """The session VM with the CompSC stack loaded (patched igb + igbvf +
+    stand-in). Left loaded for the next CompSC test; `vfs` (stock) tests
+    reload the stock stack themselves."""
+    if not compsc_loaded(vm) or len(vm.vfs) != 2:
+        load_compsc(vm)
+    for vf in vm.vfs:
+        vm.wait_link(vf.ifname, 60)
+    return vm.vfs
