@@ -48,7 +48,8 @@ static const struct compsc_err_desc compsc_errs[COMPSC_E_MAX] = {
 
 static const struct compsc_err_desc *compsc_err_lookup(int err)
 {
-	int code = err < 0 ? -err : err;
+	/* unsigned: any int, INT_MIN included, from a hostile dump is fine */
+	u32 code = err < 0 ? 0u - (u32)err : (u32)err;
 
 	if (code >= COMPSC_E_MAX || !compsc_errs[code].msg)
 		return NULL;
