@@ -82,21 +82,30 @@ FORCE:
 KBUILD_JUNK := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	       --exclude='.*.cmd' --exclude='Module.symvers' --exclude='modules.order' \
 	       --exclude='.tmp*' --exclude='*.o.d'
-KMOD_KOS  := $(if $(HAVE_KMOD),$(KMOD)/libcompsc/compsc.ko $(KMOD)/compsc_selftest/compsc_selftest.ko \
-		$(KMOD)/compsc_bench/compsc_bench.ko)
+# Modules built on top of compsc.ko: name:source dir. Each is built only
+# once its Kbuild exists, into $(KMOD)/<name>/<name>.ko.
+KMOD_USERS := compsc_selftest:$(TOP)/tests/kmod/compsc_selftest \
+	      compsc_bench:$(TOP)/hypervisor-glue/bench
+ku_name = $(word 1,$(subst :, ,$1))
+ku_dir  = $(word 2,$(subst :, ,$1))
+KMOD_BUILT := $(foreach u,$(KMOD_USERS),$(if $(wildcard $(call ku_dir,$u)/Kbuild),$u))
+KMOD_KOS   := $(if $(HAVE_KMOD),$(KMOD)/libcompsc/compsc.ko \
+		$(foreach u,$(KMOD_BUILT),$(KMOD)/$(call ku_name,$u)/$(call ku_name,$u).ko))
 
+# Serialised with flock: several people may run make in one checkout.
 kmod-compsc: $(KSTAMP)
 	@test -f $(TOP)/libcompsc/Kbuild || { echo "kmod-compsc: libcompsc/Kbuild missing"; exit 1; }
-	mkdir -p $(KMOD)/libcompsc $(KMOD)/compsc_selftest
+	@mkdir -p $(KMOD)
+	flock $(KMOD)/.lock $(MAKE) --no-print-directory kmod-compsc-locked
+kmod-compsc-locked:
+	mkdir -p $(KMOD)/libcompsc
 	rsync -a --delete $(KBUILD_JUNK) $(TOP)/libcompsc/ $(KMOD)/libcompsc/
 	$(MAKE) -C $(KDIR) M=$(KMOD)/libcompsc modules
-	rsync -a --delete $(KBUILD_JUNK) $(TOP)/tests/kmod/compsc_selftest/ $(KMOD)/compsc_selftest/
-	$(MAKE) -C $(KDIR) M=$(KMOD)/compsc_selftest COMPSC_INC=$(KMOD)/libcompsc/include \
-		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
-	mkdir -p $(KMOD)/compsc_bench
-	rsync -a --delete $(KBUILD_JUNK) $(TOP)/hypervisor-glue/bench/ $(KMOD)/compsc_bench/
-	$(MAKE) -C $(KDIR) M=$(KMOD)/compsc_bench COMPSC_INC=$(KMOD)/libcompsc/include \
-		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
+	$(foreach u,$(KMOD_BUILT),mkdir -p $(KMOD)/$(call ku_name,$u) && \
+	rsync -a --delete $(KBUILD_JUNK) $(call ku_dir,$u)/ $(KMOD)/$(call ku_name,$u)/ && \
+	$(MAKE) -C $(KDIR) M=$(KMOD)/$(call ku_name,$u) COMPSC_INC=$(KMOD)/libcompsc/include \
+		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules &&) true
+.PHONY: kmod-compsc-locked
 $(KMOD_KOS): kmod-compsc
 
 # Bench-only modules (not in the initramfs; tests add them at boot).

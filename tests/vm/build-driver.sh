@@ -22,6 +22,11 @@ SRC=$1 KDIR=$2 DRIVER=$3 SERIES=$4 OUT=$(realpath -m "$5")
 REL_DIR=drivers/net/ethernet/intel/$DRIVER
 [ -d "$SRC/$REL_DIR" ] || { echo "build-driver: no $REL_DIR in $SRC" >&2; exit 1; }
 
+# One build per OUT at a time (several people may run make in one checkout).
+mkdir -p "$(dirname "$OUT")"
+exec 9>"$OUT.lock"
+flock 9
+
 # Skip everything when the inputs are the same as for the existing build.
 series_files() {
 	[ -d "$SERIES" ] && find "$(realpath "$SERIES")" -maxdepth 1 -name '*.patch' | LC_ALL=C sort

@@ -673,7 +673,14 @@ class VM:
         """Wait for the guest agent's HELLO; sets and returns boot_seconds
         (QEMU start to agent ready)."""
         if not self._chan.wait_hello(1, timeout, self.alive):
-            raise BenchError(f"guest agent did not start within {timeout}s\n{self._diag()}")
+            dt = time.monotonic() - self._t0
+            try:  # a guest that died: let QEMU finish exiting before we report
+                self._proc.wait(5)
+            except subprocess.TimeoutExpired:
+                pass
+            why = "QEMU exited" if not self.alive() else f"timeout {timeout}s"
+            raise BenchError(f"guest agent did not start ({why}, {dt:.1f}s after QEMU start)\n"
+                             f"{self._diag()}")
         self.boot_seconds = time.monotonic() - self._t0
         return self.boot_seconds
 

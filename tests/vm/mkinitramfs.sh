@@ -19,10 +19,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # Stock modules to include; their dependencies are added automatically.
 MODULES="igb igbvf"
 # Host programs to include (with their libraries).
-PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash"
+PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint"
 
 STAGE=$(mktemp -d "${OUT}.stage.XXXXXX")
-trap 'rm -rf "$STAGE"' EXIT
+trap 'rm -rf "$STAGE" "$STAGE.cpio"' EXIT
 mkdir -p "$STAGE"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,run,root,etc,lib/compsc}
 
 cp /bin/busybox "$STAGE/bin/busybox"
@@ -87,6 +87,6 @@ PS1='compsc-vm:\w# '
 alias ip=/usr/sbin/ip ethtool=/usr/sbin/ethtool iperf3=/usr/bin/iperf3
 EOF
 
-(cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$OUT.tmp"
-mv "$OUT.tmp" "$OUT"
+(cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$STAGE.cpio"
+mv "$STAGE.cpio" "$OUT"  # atomic: a VM booting right now keeps the old file
 echo "mkinitramfs: $OUT ($(du -h "$OUT" | cut -f1)), modules: ${!seen[*]}"
