@@ -83,6 +83,19 @@ void compsc_restore_done(struct compsc_reader *r)
 COMPSC_EXPORT(compsc_restore_done);
 
 /*
+ * The claimer backs out (e.g. it found the claim in atomic context and the
+ * restore sleeps). seen_version is left alone on purpose: the version still
+ * differs, so the next entry claims the restore again.
+ */
+void compsc_restore_cancel(struct compsc_reader *r)
+{
+	/* like compsc_restore_done(): the restorer's accesses before the flag */
+	smp_mb();
+	WRITE_ONCE(r->restoring, 0);
+}
+COMPSC_EXPORT(compsc_restore_cancel);
+
+/*
  * Process context: the caller may sleep and migrate between CPUs while
  * inside, so it always counts in the shared slot. Busy (writer held or a
  * restore running elsewhere) is waited out; when @timeout_ns passes the

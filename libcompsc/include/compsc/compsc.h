@@ -142,6 +142,13 @@ void compsc_read_leave(struct compsc_reader *r);
  * itself included) gets -COMPSC_EBUSY: the restore uses raw register access.
  */
 void compsc_restore_done(struct compsc_reader *r);
+/*
+ * compsc_restore_cancel() - give up a claimed restore without marking it
+ * done: the version stays unseen, so the next enter (any context) gets
+ * COMPSC_READ_RESTORE again. The caller is still inside the read side and
+ * leaves it as usual (before or after; the order does not matter).
+ */
+void compsc_restore_cancel(struct compsc_reader *r);
 
 /*
  * The read fast path is inline: it runs for every packet, and a call would
