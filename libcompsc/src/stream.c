@@ -125,6 +125,14 @@ static int compsc_pf_vf_ok(const struct compsc_pf_vf_state *s)
 	return 1;
 }
 
+int compsc_pf_vf_check(const struct compsc_pf_vf_state *s)
+{
+	if (!s)
+		return -COMPSC_EINVAL;
+	return compsc_pf_vf_ok(s) ? 0 : -COMPSC_EMALFORMED;
+}
+COMPSC_EXPORT(compsc_pf_vf_check);
+
 /*
  * Contents of a known record whose size already passed compsc_rec_size_ok().
  * Returns the payload offset of the first bad entry, or NO_BAD. Entries are

@@ -389,6 +389,12 @@ struct compsc_stream_view {
 int compsc_stream_parse(const void *buf, u32 len,
 			const struct compsc_ident *expect, u32 max_len,
 			struct compsc_stream_view *v);
+/*
+ * compsc_pf_vf_check() - the parser's rules for one PF_VF record (flags,
+ * counts, VLAN ids, QoS, link state), for a PF driver handed a state by
+ * glue: 0 or -COMPSC_EMALFORMED.
+ */
+int compsc_pf_vf_check(const struct compsc_pf_vf_state *s);
 /** compsc_crc32c() - CRC32C (Castagnoli) of @len bytes, chained via @crc (start with 0). */
 u32 compsc_crc32c(u32 crc, const void *buf, u32 len);
 

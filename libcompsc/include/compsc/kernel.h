@@ -25,6 +25,13 @@ struct compsc_pf_ops {
 	/* Fill @st with everything the PF holds for @vf. */
 	int (*vf_export)(struct pci_dev *pf, int vf,
 			 struct compsc_pf_vf_state *st);
+	/*
+	 * Would @st fit @vf once its state is forgotten (a fresh destination
+	 * VF)? 0 or the -errno vf_import() would return; changes nothing.
+	 * Lets the glue refuse a migration before the source loses its VF.
+	 */
+	int (*vf_check)(struct pci_dev *pf, int vf,
+			const struct compsc_pf_vf_state *st);
 	/* Apply @st to @vf, all or nothing; -errno if it does not fit. */
 	int (*vf_import)(struct pci_dev *pf, int vf,
 			 const struct compsc_pf_vf_state *st);
