@@ -332,3 +332,169 @@ const struct compsc_replay_rec *compsc_replay_get(const struct compsc_replay *l,
 	return i < n ? &l->recs[i] : NULL;
 }
 COMPSC_EXPORT(compsc_replay_get);
+
+/* ---- packed form (the stream's DRIVER record) --------------------------- */
+
+#define PACK_HDR	((u32)sizeof(struct compsc_replay_pack_hdr))
+
+/* Bytes the packed form of @l needs, or 0 when the log is inconsistent. */
+static u32 __replay_pack_size(const struct compsc_replay *l)
+{
+	u32 n = __replay_count(l), size = PACK_HDR, i, len;
+
+	if (n > le32_to_cpu(l->hdr->capacity) || n > 0xffffu)
+		return 0;
+	for (i = 0; i < n; i++) {
+		len = le16_to_cpu(l->recs[i].len);
+		if (len > COMPSC_REPLAY_DATA_MAX)
+			return 0;
+		size += COMPSC_REPLAY_PACK_REC_HDR + len;
+	}
+	return size;
+}
+
+/* Records are byte-packed: fields are copied, never accessed in place. */
+static u8 *__pack_rec(u8 *p, const struct compsc_replay_rec *rec)
+{
+	u8 len = (u8)le16_to_cpu(rec->len);
+
+	memcpy(p, &rec->key, sizeof(rec->key));	/* already little-endian */
+	p[4] = len;
+	memcpy(p + COMPSC_REPLAY_PACK_REC_HDR, rec->data, len);
+	return p + COMPSC_REPLAY_PACK_REC_HDR + len;
+}
+
+int compsc_replay_pack(const struct compsc_replay *l, void *buf, u32 cap)
+{
+	struct compsc_replay_pack_hdr h = { 0 };
+	u32 size, n, i;
+	u8 *p;
+
+	if (!l || !l->hdr || (!buf && cap))
+		return -COMPSC_EINVAL;
+	size = __replay_pack_size(l);
+	if (!size)
+		return -COMPSC_EINVAL;
+	if (size > cap)
+		return -COMPSC_ENOSPC;
+	n = __replay_count(l);
+	p = (u8 *)buf + PACK_HDR;
+	for (i = 0; i < n; i++)
+		p = __pack_rec(p, &l->recs[i]);
+	h.magic = COMPSC_REPLAY_PACK_MAGIC;
+	h.version = COMPSC_REPLAY_PACK_V1;
+	h.count = cpu_to_le16((u16)n);
+	h.crc32c = cpu_to_le32(compsc_crc32c(0, (u8 *)buf + PACK_HDR,
+					     size - PACK_HDR));
+	memcpy(buf, &h, sizeof(h));
+	return (int)size;
+}
+COMPSC_EXPORT(compsc_replay_pack);
+
+/* Key and data length of the packed record at @p, unchecked. */
+static void __unpack_peek(const u8 *p, u32 *key, u32 *len)
+{
+	__le32 k;
+
+	memcpy(&k, p, sizeof(k));
+	*key = le32_to_cpu(k);
+	*len = p[4];
+}
+
+/* The same, checked against the @avail bytes left. */
+static int __unpack_rec(const u8 *p, u32 avail, u32 *key, u32 *len)
+{
+	if (avail < COMPSC_REPLAY_PACK_REC_HDR)
+		return -COMPSC_ETRUNCATED;
+	__unpack_peek(p, key, len);
+	if (*len > COMPSC_REPLAY_DATA_MAX)
+		return -COMPSC_EMALFORMED;
+	if (avail - COMPSC_REPLAY_PACK_REC_HDR < *len)
+		return -COMPSC_ETRUNCATED;
+	return 0;
+}
+
+/* Is @key among the first @n packed records at @p? (framing already checked) */
+static int __unpack_has_key(const u8 *p, u32 n, u32 key)
+{
+	u32 i, k, len;
+
+	for (i = 0; i < n; i++) {
+		__unpack_peek(p, &k, &len);
+		if (k == key)
+			return 1;
+		p += COMPSC_REPLAY_PACK_REC_HDR + len;
+	}
+	return 0;
+}
+
+/* Framing of the @n records in @p[0..size): exact fit, unique keys. */
+static int __unpack_check_recs(const u8 *p, u32 size, u32 n)
+{
+	u32 i, off = 0, key, len;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = __unpack_rec(p + off, size - off, &key, &len);
+		if (ret)
+			return ret;
+		if (__unpack_has_key(p, i, key))
+			return -COMPSC_EDUPLICATE;
+		off += COMPSC_REPLAY_PACK_REC_HDR + len;
+	}
+	return off == size ? 0 : -COMPSC_EMALFORMED;	/* trailing bytes */
+}
+
+/* All of @buf, for a log of @cap records; *@count = records in it. */
+static int __unpack_check(const void *buf, u32 len, u32 cap, u32 *count)
+{
+	const u8 *recs = (const u8 *)buf + PACK_HDR;
+	struct compsc_replay_pack_hdr h;
+
+	if (len < PACK_HDR)
+		return -COMPSC_ETRUNCATED;
+	memcpy(&h, buf, sizeof(h));
+	if (h.magic != COMPSC_REPLAY_PACK_MAGIC)
+		return -COMPSC_EBADMAGIC;
+	if (h.version != COMPSC_REPLAY_PACK_V1)
+		return -COMPSC_EWRONG_VERSION;
+	*count = le16_to_cpu(h.count);
+	if (compsc_crc32c(0, recs, len - PACK_HDR) != le32_to_cpu(h.crc32c))
+		return -COMPSC_ECORRUPT;
+	/* before the key check, which is quadratic in the count */
+	if (*count > cap)
+		return -COMPSC_ENOSPC;
+	return __unpack_check_recs(recs, len - PACK_HDR, *count);
+}
+
+/*
+ * Checked in full before the log is touched, so a refusal leaves it as it
+ * was. The records get fresh sequence numbers 1..count in packed order.
+ */
+int compsc_replay_unpack(struct compsc_replay *l, const void *buf, u32 len)
+{
+	const u8 *p = (const u8 *)buf + PACK_HDR;
+	u32 count, old, i, key, dlen;
+	int ret;
+
+	if (!l || !l->hdr || !buf)
+		return -COMPSC_EINVAL;
+	if (l->in_opset)
+		return -COMPSC_ESTATE;
+	ret = __unpack_check(buf, len, le32_to_cpu(l->hdr->capacity), &count);
+	if (ret)
+		return ret;
+	old = __replay_count(l);
+	for (i = 0; i < count; i++) {
+		__unpack_peek(p, &key, &dlen);
+		__replay_fill(&l->recs[i], key, i + 1,
+			      p + COMPSC_REPLAY_PACK_REC_HDR, dlen, 0);
+		p += COMPSC_REPLAY_PACK_REC_HDR + dlen;
+	}
+	for (; i < old; i++)	/* unused records stay zero, as after init */
+		memset(&l->recs[i], 0, sizeof(l->recs[i]));
+	l->hdr->count = cpu_to_le32(count);
+	l->hdr->seq = cpu_to_le32(count);
+	return 0;
+}
+COMPSC_EXPORT(compsc_replay_unpack);

@@ -138,6 +138,24 @@ struct compsc_replay_rec {
 };
 compsc_static_assert(sizeof(struct compsc_replay_rec) == 128, "replay rec");
 
+/*
+ * Packed replay log: the form the log travels in (COMPSC_REC_DRIVER), only
+ * the bytes in use. The header is followed by @count records in replay
+ * order (oldest first), each __le32 key, __u8 len, then len data bytes, no
+ * padding. Sequence numbers do not travel: the order is the sequence.
+ */
+#define COMPSC_REPLAY_PACK_MAGIC	0x52u	/* 'R' */
+#define COMPSC_REPLAY_PACK_V1		1
+#define COMPSC_REPLAY_PACK_REC_HDR	5	/* key + len */
+
+struct compsc_replay_pack_hdr {
+	__u8   magic;		/* COMPSC_REPLAY_PACK_MAGIC */
+	__u8   version;		/* COMPSC_REPLAY_PACK_V1 */
+	__le16 count;		/* records that follow */
+	__le32 crc32c;		/* CRC32C of the records (all bytes after this) */
+};
+compsc_static_assert(sizeof(struct compsc_replay_pack_hdr) == 8, "pack hdr");
+
 /* ------------------------------------------------------------------ */
 /* Migration stream                                                    */
 /* ------------------------------------------------------------------ */

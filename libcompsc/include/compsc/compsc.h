@@ -276,6 +276,26 @@ const struct compsc_replay_rec *compsc_replay_at(const struct compsc_replay *l,
 /** compsc_replay_get() - the record for @key, or NULL. */
 const struct compsc_replay_rec *compsc_replay_get(const struct compsc_replay *l,
 						  u32 key);
+/*
+ * compsc_replay_pack() - the log in its packed form (struct
+ * compsc_replay_pack_hdr), for a migration stream: records in replay order,
+ * only the data bytes in use, little-endian, deterministic (the same log
+ * always packs to the same bytes). Staged opset writes are not included.
+ * Returns the bytes written, -COMPSC_ENOSPC (nothing written) when @cap is
+ * too small, -COMPSC_EINVAL for an unbound or inconsistent log.
+ */
+int compsc_replay_pack(const struct compsc_replay *l, void *buf, u32 cap);
+/*
+ * compsc_replay_unpack() - replace the contents of the bound log @l with
+ * the packed log in @buf. Trusts nothing: refuses a bad magic
+ * (-COMPSC_EBADMAGIC), another version (-COMPSC_EWRONG_VERSION), a short
+ * buffer (-COMPSC_ETRUNCATED), a checksum mismatch (-COMPSC_ECORRUPT), bad
+ * framing, an oversized record or trailing bytes (-COMPSC_EMALFORMED), a
+ * key twice (-COMPSC_EDUPLICATE), more records than @l holds
+ * (-COMPSC_ENOSPC) or an open opset (-COMPSC_ESTATE). All or nothing: on
+ * any error @l is unchanged. Sequence numbers restart at 1 in replay order.
+ */
+int compsc_replay_unpack(struct compsc_replay *l, const void *buf, u32 len);
 
 /* ------------------------------------------------------------------ */
 /* Counters (self-emulation)                                           */
