@@ -18,12 +18,16 @@
 struct pci_dev;
 struct dentry;
 
-/* Biggest stream a migration can produce: every list full, 64 KiB replay. */
+/*
+ * Biggest stream a migration can produce: every list full, 64 KiB replay,
+ * the PF section.
+ */
 #define BENCH_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
-				 4 * sizeof(struct compsc_rec_hdr) + \
+				 5 * sizeof(struct compsc_rec_hdr) + \
 				 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
 				 COMPSC_MAX_COUNTERS * \
 				 sizeof(struct compsc_rec_counter) + \
+				 sizeof(struct compsc_pf_vf_state) + \
 				 COMPSC_AREA_MAX_SIZE + \
 				 sizeof(struct compsc_rec_end) + 64)
 #define BENCH_ERR_LEN		160
@@ -35,11 +39,19 @@ enum bench_reset {
 	BENCH_RESET_BOTH,
 };
 
+/* What the destination does with the stream's PF section. */
+enum bench_pf_import {
+	BENCH_PF_NORMAL,	/* check before the reset, import after it */
+	BENCH_PF_SKIP,		/* ignore it: the VF keeps what the PF has */
+	BENCH_PF_UNFIT,		/* carry a state the destination must refuse */
+};
+
 /* One migration request, parsed from a write to <bdf>/migrate. */
 struct bench_req {
 	u32 blackout_ms;	/* least time the device stays taken */
 	u32 timeout_ms;		/* bound on the wait for readers to drain */
 	enum bench_reset reset;
+	enum bench_pf_import pf_import;
 	bool abort;		/* take and save, then give the device back */
 };
 
@@ -59,6 +71,8 @@ struct bench_result {
 	u64 version;		/* area version after the migration */
 	const char *pf_forget;	/* "done", "skipped" or "no" */
 	const char *pf_vflr;	/* PF saw the FLR: "handled", "pending", "no" */
+	u32 pf_bytes;		/* PF section in the stream, header included */
+	const char *pf_import;	/* "no", "checked", "done", "skipped", "refused" */
 };
 
 /* One VF the stand-in can migrate. */
@@ -91,6 +105,13 @@ void bench_vf_debugfs_del(struct bench_vf *bv);
 /* migrate.c */
 int bench_migrate(struct bench_vf *bv, const struct bench_req *req);
 
+/* pf.c */
+int bench_pf_export(struct pci_dev *pdev, struct compsc_pf_vf_state *st,
+		    struct bench_result *res);
+void bench_pf_make_unfit(struct compsc_pf_vf_state *st);
+int bench_pf_apply(struct pci_dev *pdev, const struct compsc_stream_rec *rec,
+		   bool apply, struct bench_result *res);
+
 /* dev.c */
 int bench_area_map(struct pci_dev *pdev, struct bench_area *a,
 		   struct bench_result *res);
@@ -102,6 +123,7 @@ void bench_queues_restart(void __iomem *bar, const u32 *saved);
 u32 bench_reg_read(void __iomem *bar, const u32 *qsaved, u32 offset);
 int bench_reset(struct pci_dev *pdev, enum bench_reset how,
 		struct bench_result *res);
+void bench_kick_guest(struct pci_dev *pdev);
 int bench_pf_forget_check(struct pci_dev *pdev, enum bench_reset how);
 
 #endif /* COMPSC_BENCH_H */

@@ -8,6 +8,10 @@
  * while it holds the write side of the area.
  */
 #include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irq_work.h>
+#include <linux/irqdesc.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/pci.h>
@@ -247,4 +251,43 @@ int bench_reset(struct pci_dev *pdev, enum bench_reset how,
 		res->pf_forget = "done";
 	}
 	return 0;
+}
+
+struct bench_kick {
+	struct irq_work work;
+	struct pci_dev *pdev;
+};
+
+/* Runs in hard interrupt context (self-IPI), as a device interrupt would. */
+static void bench_kick_fn(struct irq_work *work)
+{
+	struct bench_kick *k = container_of(work, struct bench_kick, work);
+	int i, irq;
+
+	for (i = 0; ; i++) {
+		irq = pci_irq_vector(k->pdev, i);
+		if (irq < 0)
+			break;
+		generic_handle_irq(irq);
+	}
+}
+
+/*
+ * bench_kick_guest() - tell the guest driver its device is back.
+ *
+ * A freshly reset VF raises no interrupt, so without a kick the driver
+ * would notice the new version only at its next timer or transmit, and
+ * every millisecond until then is packet loss. A real host injects the
+ * VF's interrupts after the hand-back (VFIO: signal the MSI-X triggers);
+ * the stand-in raises the VF's handlers from hard interrupt context the
+ * same way. A spurious interrupt is harmless: each handler enters the
+ * read side first and so starts the restore.
+ */
+void bench_kick_guest(struct pci_dev *pdev)
+{
+	struct bench_kick k = { .pdev = pdev };
+
+	init_irq_work(&k.work, bench_kick_fn);
+	if (irq_work_queue(&k.work))
+		irq_work_sync(&k.work);
 }

@@ -6,7 +6,9 @@
  * stream back as the destination would, make the VF a fresh device, write
  * the saved state into the area and release with a version bump. Any
  * failure before the reset, or abort=1, gives the source its device back
- * unchanged (queues restarted, no version bump).
+ * unchanged (queues restarted, no version bump). The PF section (pf.c) is
+ * exported with the registers, checked against the destination PF before
+ * the reset and imported after it, before the release.
  */
 #include <linux/delay.h>
 #include <linux/device.h>
@@ -27,6 +29,8 @@ struct bench_mig {
 	struct compsc_stream_view view;
 	u64 t_acquired;
 	bool reset_started;	/* the source's device state is gone */
+	bool has_pf;		/* the PF exported pf_state */
+	struct compsc_pf_vf_state pf_state;
 	u32 qsaved[COMPSC_82576VF_NR_QCTL];
 	u32 nr_regs;
 	u32 nr_ctrs;
@@ -213,6 +217,9 @@ static int bench_build_stream(struct bench_mig *m)
 	if (rlen)
 		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand,
 				  bench_sec(m, m->area.hdr.replay_off), rlen);
+	if (m->has_pf)
+		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, &m->pf_state,
+				  sizeof(m->pf_state));
 	ret = compsc_stream_end(&w);	/* reports the first error */
 	if (ret < 0) {
 		snprintf(m->res->msg, sizeof(m->res->msg),
@@ -311,6 +318,35 @@ static void bench_apply_stream(struct bench_mig *m)
 	}
 }
 
+/* ---- the PF section --------------------------------------------------- */
+
+/* Source PF: what it holds for the VF; pf_import=unfit spoils it here. */
+static int bench_save_pf(struct bench_mig *m)
+{
+	int ret = bench_pf_export(m->bv->pdev, &m->pf_state, m->res);
+
+	if (ret < 0)
+		return ret;
+	m->has_pf = ret;
+	if (m->has_pf && m->req->pf_import == BENCH_PF_UNFIT)
+		bench_pf_make_unfit(&m->pf_state);
+	return 0;
+}
+
+/* Destination PF: check (@apply false, before the reset) or import. */
+static int bench_load_pf(struct bench_mig *m, bool apply)
+{
+	const struct compsc_stream_rec *r = &m->view.rec[COMPSC_REC_PF_VF];
+
+	if (!r->data)
+		return 0;
+	if (m->req->pf_import == BENCH_PF_SKIP) {
+		m->res->pf_import = "skipped";
+		return 0;
+	}
+	return bench_pf_apply(m->bv->pdev, r, apply, m->res);
+}
+
 /* ---- the whole migration ---------------------------------------------- */
 
 /* Save the device into a stream the destination accepts; device stays put. */
@@ -324,9 +360,13 @@ static int bench_save(struct bench_mig *m)
 		return -ENOMEM;
 	}
 	bench_read_state(m);
-	err = bench_build_stream(m);
+	err = bench_save_pf(m);
+	if (!err)
+		err = bench_build_stream(m);
 	if (!err)
 		err = bench_parse_stream(m);
+	if (!err)
+		err = bench_load_pf(m, false);
 	return err;
 }
 
@@ -351,11 +391,16 @@ static int bench_finish(struct bench_mig *m)
 	m->res->reset_ns = ktime_get_ns() - t;
 	if (err)
 		return err;
+	/* after the PF handled the FLR (it drops the VF's filters then) */
+	err = bench_load_pf(m, true);
+	if (err)
+		return err;
 	bench_apply_stream(m);
 	bench_blackout(m);
 	WRITE_ONCE(m->ctl->host_status, 0);
 	compsc_writer_release(m->ctl);
 	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
+	bench_kick_guest(m->bv->pdev);
 	return 0;
 }
 
@@ -374,6 +419,7 @@ static void bench_giveback(struct bench_mig *m, int err)
 	compsc_writer_abort(m->ctl);
 	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
 	m->res->aborted = true;
+	bench_kick_guest(m->bv->pdev);
 }
 
 static int bench_run(struct bench_mig *m)
@@ -430,6 +476,7 @@ int bench_migrate(struct bench_vf *bv, const struct bench_req *req)
 	memset(&bv->result, 0, sizeof(bv->result));
 	bv->result.pf_forget = "no";
 	bv->result.pf_vflr = "no";
+	bv->result.pf_import = "no";
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m) {
 		bv->result.err = -ENOMEM;

@@ -187,3 +187,14 @@ def compsc_vfs(vm):
     for vf in vm.vfs:
         vm.wait_link(vf.ifname, 60)
     return vm.vfs
+
+
+def wait_restores(vm: VM, vf: VF, at_least: int, timeout: float = 10) -> int:
+    """Wait until the driver has restored at_least times (the guest runs
+    between migrations, as it does between real ones); returns the count."""
+    deadline = time.time() + timeout
+    while True:
+        n = ethtool_stats(vm, vf.ifname).get("compsc_restores", 0)
+        if n >= at_least or time.time() > deadline:
+            return n
+        time.sleep(0.05)

@@ -2,7 +2,7 @@
 
 import time
 
-from compscmig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
+from compscmig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
 
 N = 100
 
@@ -12,8 +12,11 @@ def test_migrate_many(vm, compsc_vfs, peer, measure):
     before = ethtool_stats(vm, vf.ifname)
     t0 = time.time()
     with peer.ping_stream(vf.ip, interval=0.02) as ps:
-        for _ in range(N):
+        for i in range(N):
             migrate(vm, vf, blackout_ms=0)
+            # the guest runs between migrations, as between real ones
+            n = wait_restores(vm, vf, before["compsc_restores"] + i + 1)
+            assert n == before["compsc_restores"] + i + 1, f"migration {i + 1}: {n} restores"
         time.sleep(1)
     after = ethtool_stats(vm, vf.ifname)
     measure("time for 100 migrations", time.time() - t0, "s")
