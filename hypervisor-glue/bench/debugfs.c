@@ -2,7 +2,8 @@
 /*
  * debugfs control of the stand-in: /sys/kernel/debug/compsc_bench/<VF BDF>/
  *   migrate      (write) "blackout_ms=N reset=flr|pf|both|none abort=0|1
- *                timeout_ms=N", any subset, any order; runs one migration
+ *                timeout_ms=N pf_import=normal|skip|unfit", any subset, any
+ *                order; runs one migration
  *   result       (read) the last migration, one key=value per line
  *   last_stream  (read) the binary migration stream of the last migration
  *   area         (read) the raw bytes of the area the VF's driver registered
@@ -31,6 +32,12 @@ static const char * const bench_reset_names[] = {
 	[BENCH_RESET_BOTH] = "both",
 };
 
+static const char * const bench_pf_import_names[] = {
+	[BENCH_PF_NORMAL] = "normal",
+	[BENCH_PF_SKIP] = "skip",
+	[BENCH_PF_UNFIT] = "unfit",
+};
+
 static int bench_parse_ms(const char *val, u32 min, u32 *out)
 {
 	u32 v;
@@ -55,6 +62,14 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
 		return bench_parse_ms(val, 1, &req->timeout_ms);
 	if (!strcmp(tok, "abort"))
 		return kstrtobool(val, &req->abort);
+	if (!strcmp(tok, "pf_import")) {
+		i = match_string(bench_pf_import_names,
+				 ARRAY_SIZE(bench_pf_import_names), val);
+		if (i < 0)
+			return -EINVAL;
+		req->pf_import = i;
+		return 0;
+	}
 	if (strcmp(tok, "reset"))
 		return -EINVAL;
 	i = match_string(bench_reset_names, ARRAY_SIZE(bench_reset_names), val);
@@ -64,7 +79,7 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
 	return 0;
 }
 
-/* Defaults: blackout_ms=0 reset=both abort=0 timeout_ms=1000. */
+/* Defaults: blackout_ms=0 reset=both abort=0 timeout_ms=1000 pf_import=normal. */
 static int bench_parse_req(char *cmd, struct bench_req *req)
 {
 	char *tok;
@@ -141,6 +156,8 @@ static int bench_result_show(struct seq_file *s, void *unused)
 	seq_printf(s, "hold_ns=%llu\nreset_ns=%llu\npf_forget=%s\npf_vflr=%s\n",
 		   r->hold_ns, r->reset_ns, r->pf_forget ?: "no",
 		   r->pf_vflr ?: "no");
+	seq_printf(s, "pf_bytes=%u\npf_import=%s\n", r->pf_bytes,
+		   r->pf_import ?: "no");
 	seq_printf(s, "version=%llu\n", r->version);
 	mutex_unlock(&bv->lock);
 	return 0;
