@@ -160,28 +160,39 @@ static void bench_read_state(struct bench_mig *m)
 }
 
 /*
- * Bytes of the replay log in use (header + records), from a host copy; 0
- * when the driver never formatted one (header still all zero).
+ * The replay log packed for the stream (compsc_replay_pack(): only the
+ * bytes in use). The guest may rewrite its log at any moment, so it is
+ * copied first and checked on the copy. *@len is 0 when the driver never
+ * formatted one (header still all zero). On success the caller kvfree()s
+ * *@buf.
  */
-static int bench_replay_len(struct bench_mig *m, u32 *len)
+static int bench_replay_pack(struct bench_mig *m, u8 **buf, u32 *len)
 {
 	u32 room = le32_to_cpu(m->area.hdr.replay_len);
-	struct compsc_replay_hdr rh;
-	u32 cap, count;
+	struct compsc_replay log;
+	int ret = 0;
+	u8 *copy;
 
-	memcpy(&rh, bench_sec(m, m->area.hdr.replay_off), sizeof(rh));
 	*len = 0;
-	if (!memchr_inv(&rh, 0, sizeof(rh)))
+	/* packed is never bigger than raw: output, then the copy */
+	*buf = kvmalloc(2 * (size_t)room, GFP_KERNEL);
+	if (!*buf)
+		return -ENOMEM;
+	copy = *buf + room;
+	memcpy(copy, bench_sec(m, m->area.hdr.replay_off), room);
+	if (room < sizeof(struct compsc_replay_hdr) ||
+	    !memchr_inv(copy, 0, sizeof(struct compsc_replay_hdr)))
 		return 0;
-	cap = le32_to_cpu(rh.capacity);
-	count = le32_to_cpu(rh.count);
-	if (le32_to_cpu(rh.magic) != COMPSC_REPLAY_MAGIC || count > cap ||
-	    (u64)cap * sizeof(struct compsc_replay_rec) + sizeof(rh) > room) {
+	ret = compsc_replay_attach(&log, copy, room, NULL, 0);
+	if (!ret)
+		ret = compsc_replay_pack(&log, *buf, room);
+	if (ret < 0) {
+		kvfree(*buf);
 		snprintf(m->res->msg, sizeof(m->res->msg),
-			 "replay log header invalid");
-		return -EINVAL;
+			 "replay log refused: %s", compsc_strerror(ret));
+		return compsc_errno(ret);
 	}
-	*len = sizeof(rh) + count * sizeof(struct compsc_replay_rec);
+	*len = ret;
 	return 0;
 }
 
@@ -200,9 +211,10 @@ static int bench_build_stream(struct bench_mig *m)
 	struct compsc_stream_writer w;
 	struct compsc_ident id;
 	u32 rlen;
+	u8 *drv;
 	int ret;
 
-	ret = bench_replay_len(m, &rlen);
+	ret = bench_replay_pack(m, &drv, &rlen);
 	if (ret)
 		return ret;
 	bench_ident(bv->pdev, &id);
@@ -215,12 +227,12 @@ static int bench_build_stream(struct bench_mig *m)
 		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, m->rec_ctrs,
 				  m->nr_ctrs * sizeof(m->rec_ctrs[0]));
 	if (rlen)
-		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand,
-				  bench_sec(m, m->area.hdr.replay_off), rlen);
+		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand, drv, rlen);
 	if (m->has_pf)
 		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, &m->pf_state,
 				  sizeof(m->pf_state));
 	ret = compsc_stream_end(&w);	/* reports the first error */
+	kvfree(drv);
 	if (ret < 0) {
 		snprintf(m->res->msg, sizeof(m->res->msg),
 			 "cannot build the stream: %s", compsc_strerror(ret));
