@@ -139,9 +139,15 @@ initramfs: $(INITRD) $(VMLINUZ)
 BENCH_ENV := COMPSC_BUILD=$(BUILD) COMPSC_VMLINUZ=$(VMLINUZ) COMPSC_INITRD=$(INITRD) \
 	     COMPSC_KREL=$(KREL) PYTHONDONTWRITEBYTECODE=1
 
+# Every test also has a hard limit (pytest-timeout, when installed): a hung
+# guest fails its test instead of the job. Guest commands time out sooner.
+VM_TEST_TIMEOUT ?= 900
+PYTEST_TIMEOUT  := $(shell $(PYTHON) -c 'import pytest_timeout' 2>/dev/null && \
+		     echo --timeout=$(VM_TEST_TIMEOUT))
+
 vm-test: initramfs $(BENCH_WARN_KO)
 	cd $(BENCH) && $(BENCH_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
-		--durations=0 $(PYTEST_ARGS) .
+		--durations=0 $(PYTEST_TIMEOUT) $(PYTEST_ARGS) .
 
 vm-shell: initramfs
 	$(BENCH_ENV) $(PYTHON) $(BENCH)/vmshell.py

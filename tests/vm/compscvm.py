@@ -337,8 +337,8 @@ class Peer:
 
     @staticmethod
     def reap_stale() -> None:
-        """Delete compsc-<pid>-* namespaces whose creating process is gone
-        (left behind by a run that was SIGKILLed)."""
+        """Delete compsc-<pid>-* namespaces and /tmp socket dirs whose
+        creating process is gone (left behind by a run that was SIGKILLed)."""
         out = _sh(["ip", "netns", "list"], check=False).out
         for line in out.splitlines():
             m = re.match(r"(compsc-(\d+)-\w+-\d+)", line)
@@ -349,6 +349,10 @@ class Peer:
                     except (ProcessLookupError, ValueError):
                         pass
                 _sh(["ip", "netns", "del", m.group(1)], check=False)
+        for d in Path("/tmp").glob("compsc-*-*"):  # VM socket dirs
+            m = re.match(r"compsc-(\d+)-", d.name)
+            if m and not _pid_alive(int(m.group(1))):
+                shutil.rmtree(d, ignore_errors=True)
 
     def __enter__(self) -> "Peer":
         return self
@@ -805,16 +809,25 @@ class VM:
         if igbvf:
             cmd += f" -v {shlex.quote(igbvf)}"
         r = self.run(cmd, timeout=120)
+        vfs = self._parse_vfs(r.out)
+        if vfs and wait_link:
+            self.wait_link(vfs[0].ifname, wait_link)
+        return vfs
+
+    def vf_status(self) -> list[VF]:
+        """The VFs as they are now (netdev names change when igbvf rebinds);
+        also refreshes .vfs. Missing parts read "-"."""
+        return self._parse_vfs(self.run("bench-setup -s").out)
+
+    def _parse_vfs(self, out: str) -> list[VF]:
         vfs = []
-        for line in r.out.splitlines():
+        for line in out.splitlines():
             kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
             if "vf" in kv:
                 vfs.append(VF(int(kv["vf"]), kv["bdf"], kv["if"], kv["mac"], kv["ip"]))
             if "pf" in kv:
                 self.pf_bdf, self.pf_if = kv["pf"], kv["pfif"]
         self.vfs = vfs
-        if vfs and wait_link:
-            self.wait_link(vfs[0].ifname, wait_link)
         return vfs
 
     def teardown_vfs(self) -> None:

@@ -55,13 +55,16 @@ def vm(bench, peer, measure_session):
 
 @pytest.fixture
 def vfs(vm):
-    """The VFs of the session VM (stock igbvf), re-created if a test left
-    the stack in another state."""
-    state = vm.run("cat /sys/bus/pci/drivers/igbvf/module/taint 2>/dev/null;"
-                   " ls /sys/bus/pci/drivers/igbvf | grep -c '^0000:'", check=False).out.split()
-    if state != ["2"]:  # stock module (no taint line) bound to 2 VFs
+    """The VFs of the session VM on the stock igb + igbvf, re-created if an
+    earlier test left the stack in another state."""
+    ok = vm.run(
+        "for m in igb igbvf; do [ -d /sys/module/$m ] && [ -z \"$(cat /sys/module/$m/taint)\" ]"
+        " || exit 1; done;"
+        " [ \"$(ls /sys/bus/pci/drivers/igbvf | grep -c '^0000:')\" = 2 ] &&"
+        f" ip -br addr | grep -q ' {compscvm.vf_ip(0)}/'", check=False).ok
+    if not ok:
         vm.restore_stock(2)
-    return vm.vfs
+    return vm.vf_status()
 
 
 @pytest.fixture(autouse=True)
