@@ -28,6 +28,7 @@ fi
 PKGS="build-essential make gcc clang llvm libclang-rt-14-dev python3 python3-pytest
       kmod cpio busybox-static iproute2 iperf3 iputils-ping xz-utils zstd bc bison flex
       libelf-dev libssl-dev dwarves rsync ethtool git binutils util-linux dash
+      python3-matplotlib python3-jsonschema
       python3-pytest-timeout"
 
 missing=""
