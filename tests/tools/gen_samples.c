@@ -3,8 +3,8 @@
  * Write the CLI test samples with the library's own writer and area
  * helpers, so the samples are what libcompsc produces today:
  *
- *   good.stream     every known record (DRIVER = the area's replay log) and
- *                   one unknown optional record
+ *   good.stream     every known record (DRIVER = the area's replay log,
+ *                   packed) and one unknown optional record
  *   opaque.stream   PF_VF only, DRIVER data that is not a replay log
  *   truncated.stream, corrupt.stream   good.stream cut short / one bit flipped
  *   good.area       an area mid-migration (writer held, one reader inside)
@@ -134,11 +134,26 @@ static void build_area(void)
 	area_len = le32_to_cpu(a->size);
 }
 
+/* The area's replay log as a stream's DRIVER record carries it. */
+static int pack_replay(struct compsc_area_hdr *a, u8 *buf, u32 cap)
+{
+	struct compsc_replay l;
+	int n = compsc_replay_attach(&l, compsc_area_replay(a),
+				     le32_to_cpu(a->replay_len), NULL, 0);
+
+	if (!n)
+		n = compsc_replay_pack(&l, buf, cap);
+	if (n < 0)
+		die("replay pack", n);
+	return n;
+}
+
 static int build_stream(u8 *buf, int full)
 {
 	struct compsc_area_hdr *a = (struct compsc_area_hdr *)area;
 	static const char opaque[] = "not a replay log";
 	struct compsc_stream_writer w;
+	u8 packed[256];
 
 	compsc_stream_begin(&w, buf, CAP, &id_82576vf);
 	if (full) {
@@ -149,8 +164,8 @@ static int build_stream(u8 *buf, int full)
 	}
 	compsc_stream_add(&w, COMPSC_REC_PF_VF, 0, &pfvf, sizeof(pfvf));
 	if (full)
-		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, compsc_area_replay(a),
-				  le32_to_cpu(a->replay_len));
+		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, packed,
+				  (u32)pack_replay(a, packed, sizeof(packed)));
 	else
 		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, opaque, sizeof(opaque));
 	return compsc_stream_end(&w);

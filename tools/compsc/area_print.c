@@ -148,7 +148,7 @@ void area_text(struct area_ctx *a)
 	text_regs(a);
 	text_counters(a);
 	putchar('\n');
-	if (cli_replay_text(compsc_area_replay(a->h), le32_to_cpu(h->replay_len), ""))
+	if (cli_replay_text(compsc_area_replay(a->h), le32_to_cpu(h->replay_len), 0, ""))
 		printf("replay log: not valid (compsc_replay_attach refused it)\n");
 }
 
@@ -280,7 +280,7 @@ void area_json(struct area_ctx *a)
 	json_regs(&j, a);
 	json_counters(&j, a);
 	cli_replay_json(&j, "replay", compsc_area_replay(a->h),
-			le32_to_cpu(h->replay_len));
+			le32_to_cpu(h->replay_len), 0);
 	jw_end_obj(&j);
 	jw_done(&j);
 }

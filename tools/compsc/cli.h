@@ -92,9 +92,11 @@ void stream_text(const struct compsc_stream_view *v, const char *file,
 void stream_json(const struct compsc_stream_view *v, const char *file,
 		 const u8 *buf);
 /* Replay log at @mem (@len bytes, 8-aligned, writable copy): text or JSON. */
-/* replay_print.c: a replay log copied from a stream or an area, judged by
- * compsc_replay_attach(); returns 0 if it is one. */
-int cli_replay_text(const void *mem, u32 len, const char *indent);
-void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len);
+/* replay_print.c: a replay log from an area (raw, judged by
+ * compsc_replay_attach()) or a stream DRIVER record (@packed, judged by
+ * compsc_replay_unpack()); returns 0 if it is one. */
+int cli_replay_text(const void *mem, u32 len, int packed, const char *indent);
+void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
+		     int packed);
 
 #endif /* COMPSC_CLI_H */

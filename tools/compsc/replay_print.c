@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
 /*
- * Print a replay log (from a stream's DRIVER record or an area) after
- * compsc_replay_attach() accepted a private copy of it.
+ * Print a replay log: an area's (raw, after compsc_replay_attach() accepted
+ * a private copy of it) or a stream DRIVER record's (packed, after
+ * compsc_replay_unpack() accepted it into a private log).
  */
 #include "cli.h"
 
@@ -24,6 +25,32 @@ static void *replay_copy_attach(struct compsc_replay *l, const void *mem,
 	return copy;
 }
 
+/* Unpack into a private log big enough for any @len; NULL if not one. */
+static void *replay_copy_unpack(struct compsc_replay *l, const void *mem,
+				u32 len)
+{
+	u32 cap = len / COMPSC_REPLAY_PACK_REC_HDR + 1;
+	u32 size = (u32)sizeof(struct compsc_replay_hdr) +
+		   cap * (u32)sizeof(struct compsc_replay_rec);
+	void *log = malloc(size);
+
+	if (!log)
+		return NULL;
+	if (compsc_replay_init(l, log, size, NULL, 0) ||
+	    compsc_replay_unpack(l, mem, len)) {
+		free(log);
+		return NULL;
+	}
+	return log;
+}
+
+static void *replay_load(struct compsc_replay *l, const void *mem, u32 len,
+			 int packed)
+{
+	return packed ? replay_copy_unpack(l, mem, len) :
+			replay_copy_attach(l, mem, len);
+}
+
 static void replay_hex(const u8 *p, u32 n)
 {
 	u32 i;
@@ -32,19 +59,23 @@ static void replay_hex(const u8 *p, u32 n)
 		printf("%s%02x", i && !(i % 4) ? " " : "", p[i]);
 }
 
-int cli_replay_text(const void *mem, u32 len, const char *indent)
+int cli_replay_text(const void *mem, u32 len, int packed, const char *indent)
 {
 	const struct compsc_replay_rec *r;
 	struct compsc_replay l;
-	void *copy = replay_copy_attach(&l, mem, len);
+	void *copy = replay_load(&l, mem, len, packed);
 	u32 i, n;
 
 	if (!copy)
 		return -1;
 	n = compsc_replay_count(&l);
-	printf("%sreplay log: capacity %u, %u record%s, last seq %u\n", indent,
-	       le32_to_cpu(l.hdr->capacity), n, n == 1 ? "" : "s",
-	       le32_to_cpu(l.hdr->seq));
+	if (packed)
+		printf("%sreplay log (packed): %u record%s\n", indent, n,
+		       n == 1 ? "" : "s");
+	else
+		printf("%sreplay log: capacity %u, %u record%s, last seq %u\n",
+		       indent, le32_to_cpu(l.hdr->capacity), n,
+		       n == 1 ? "" : "s", le32_to_cpu(l.hdr->seq));
 	if (n)
 		printf("%s  %-4s %-10s %-10s %-4s %s\n", indent, "#", "key",
 		       "seq", "len", "data");
@@ -60,11 +91,12 @@ int cli_replay_text(const void *mem, u32 len, const char *indent)
 	return 0;
 }
 
-void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len)
+void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
+		     int packed)
 {
 	const struct compsc_replay_rec *r;
 	struct compsc_replay l;
-	void *copy = replay_copy_attach(&l, mem, len);
+	void *copy = replay_load(&l, mem, len, packed);
 	u32 i, n;
 
 	if (!copy) {
@@ -73,7 +105,10 @@ void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len)
 	}
 	n = compsc_replay_count(&l);
 	jw_obj(j, key);
-	jw_u64(j, "capacity", le32_to_cpu(l.hdr->capacity));
+	if (packed)	/* the capacity is the destination's business */
+		jw_bool(j, "packed", 1);
+	else
+		jw_u64(j, "capacity", le32_to_cpu(l.hdr->capacity));
 	jw_u64(j, "count", n);
 	jw_u64(j, "seq", le32_to_cpu(l.hdr->seq));
 	jw_arr(j, "records");

@@ -136,7 +136,7 @@ static void text_driver(const struct compsc_stream_rec *r)
 {
 	u32 i, n = r->len < 64 ? r->len : 64;
 
-	if (!cli_replay_text(r->data, r->len, "  "))
+	if (!cli_replay_text(r->data, r->len, 1, "  "))
 		return;
 	printf("  opaque (not a replay log)%s:", r->len > n ? ", first 64 bytes" : "");
 	for (i = 0; i < n; i++)
@@ -300,7 +300,7 @@ static void json_rec(struct jw *j, const struct compsc_stream_view *v, u16 t,
 	else if (t == COMPSC_REC_PF_VF)
 		json_pf_vf(j, r);
 	else {
-		cli_replay_json(j, "replay", r->data, r->len);
+		cli_replay_json(j, "replay", r->data, r->len, 1);
 		jw_hex(j, "data_hex", r->data, r->len);
 	}
 	jw_end_obj(j);
