@@ -366,6 +366,17 @@ static int bench_save(struct bench_mig *m)
 {
 	int err;
 
+	/*
+	 * Held, so the guest cannot be restoring now. A device it never
+	 * restored holds no guest state: saving it would hand the next
+	 * destination a reset device as if it were the guest's. Refuse; the
+	 * guest keeps the device and restores as usual.
+	 */
+	if (!compsc_writer_device_restored(m->area.va, m->ctl)) {
+		snprintf(m->res->msg, sizeof(m->res->msg),
+			 "guest has not restored the last migration yet");
+		return -EAGAIN;
+	}
 	m->bar = bench_bar_map(m->bv->pdev);
 	if (!m->bar) {
 		snprintf(m->res->msg, sizeof(m->res->msg), "cannot map BAR0");

@@ -32,10 +32,12 @@ int compsc_reader_init(struct compsc_reader *r, struct compsc_area_hdr *area)
 	if (nr_slots < 1 || nr_slots > COMPSC_MAX_SLOTS)
 		return -COMPSC_EINVAL;
 	memset(r, 0, sizeof(*r));
+	r->hdr = area;
 	r->ctl = compsc_area_ctl(area);
 	r->slots = compsc_area_slots(area);
 	r->nr_cpu_slots = nr_slots - 1u;
 	r->seen_version = le64_to_cpu(READ_ONCE(r->ctl->version));
+	WRITE_ONCE(area->restored_version, cpu_to_le64(r->seen_version));
 	return 0;
 }
 COMPSC_EXPORT(compsc_reader_init);
@@ -76,6 +78,8 @@ COMPSC_EXPORT(__compsc_read_slow);
 void compsc_restore_done(struct compsc_reader *r)
 {
 	WRITE_ONCE(r->seen_version, r->restore_version);
+	/* tells the next migration the device holds guest state again */
+	WRITE_ONCE(r->hdr->restored_version, cpu_to_le64(r->restore_version));
 	/* seen_version before the flag: a CAS winner re-reads it (slow path) */
 	smp_mb();
 	WRITE_ONCE(r->restoring, 0);
@@ -211,3 +215,11 @@ void compsc_writer_abort(struct compsc_area_ctl *ctl)
 	WRITE_ONCE(ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
 }
 COMPSC_EXPORT(compsc_writer_abort);
+
+int compsc_writer_device_restored(const struct compsc_area_hdr *hdr,
+				  const struct compsc_area_ctl *ctl)
+{
+	return le64_to_cpu(READ_ONCE(hdr->restored_version)) ==
+	       le64_to_cpu(READ_ONCE(ctl->version));
+}
+COMPSC_EXPORT(compsc_writer_device_restored);

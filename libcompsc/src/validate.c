@@ -91,7 +91,7 @@ static int compsc_hdr_check(const struct compsc_area_hdr *h, u32 len)
 		return -COMPSC_EAREA_VERSION;
 	if (size < sizeof(*h) || size > len || size > COMPSC_AREA_MAX_SIZE)
 		return -COMPSC_EAREA_LAYOUT;
-	if (h->rsvd0 || h->rsvd1[0] || h->rsvd1[1] || h->rsvd1[2])
+	if (h->rsvd0 || h->rsvd1)
 		return -COMPSC_EREG_FLAGS;
 	if (nr_slots < 2 || nr_slots > COMPSC_MAX_SLOTS ||
 	    le32_to_cpu(h->replay_len) < sizeof(struct compsc_replay_hdr))

@@ -30,7 +30,7 @@ int main(void)
 	EXPECT(a->size = len + 64, -COMPSC_EAREA_LAYOUT);
 	EXPECT(a->size = 32, -COMPSC_EAREA_LAYOUT);
 	EXPECT(a->rsvd0 = 1, -COMPSC_EREG_FLAGS);
-	EXPECT(a->rsvd1[2] = 1, -COMPSC_EREG_FLAGS);
+	EXPECT(a->rsvd1 = 1, -COMPSC_EREG_FLAGS);
 	EXPECT(a->nr_slots = 1, -COMPSC_EAREA_LAYOUT);
 	EXPECT(a->nr_slots = COMPSC_MAX_SLOTS + 1, -COMPSC_EAREA_LAYOUT);
 	EXPECT(a->nr_slots = 0xffff, -COMPSC_EAREA_LAYOUT);

@@ -52,7 +52,8 @@ struct compsc_area_hdr {
 	__le32 counter_off;	/* struct compsc_counter_desc[counter_max] */
 	__le32 replay_off;	/* replay log (struct compsc_replay_hdr + recs) */
 	__le32 replay_len;
-	__le32 rsvd1[3];
+	__le32 rsvd1;
+	__le64 restored_version; /* guest: version its device was restored to */
 };
 compsc_static_assert(sizeof(struct compsc_area_hdr) == 64, "area hdr");
 

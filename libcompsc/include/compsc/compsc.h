@@ -92,6 +92,7 @@ int compsc_area_add_counter(struct compsc_area_hdr *a, u8 bar, u32 offset,
  * The fast path only reads the control line and increments this CPU's slot.
  */
 struct compsc_reader {
+	struct compsc_area_hdr *hdr;	/* restored_version is published here */
 	struct compsc_area_ctl *ctl;
 	struct compsc_slot *slots;
 	u32 nr_cpu_slots;	/* slots 1..nr_cpu_slots; others use slot 0 */
@@ -230,6 +231,16 @@ int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 void compsc_writer_release(struct compsc_area_ctl *ctl);
 /** compsc_writer_abort() - release without a version bump (migration failed). */
 void compsc_writer_abort(struct compsc_area_ctl *ctl);
+/*
+ * compsc_writer_device_restored() - with the device held: did the guest
+ * restore the last hand-back? If not, the device holds no guest state (it
+ * is as the last destination reset left it) and must not be saved as if it
+ * did; the caller refuses or carries the previous state forward. @hdr may
+ * be a host copy of the header (the field is guest-written, untrusted: a
+ * lie only hurts the guest's own device).
+ */
+int compsc_writer_device_restored(const struct compsc_area_hdr *hdr,
+				  const struct compsc_area_ctl *ctl);
 /** compsc_readers_inside() - sum(enter) - sum(exit): readers currently inside. */
 u64 compsc_readers_inside(const struct compsc_slot *slots, u32 nr_slots);
 
