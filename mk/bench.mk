@@ -52,11 +52,13 @@ driver: $(KSTAMP) $(if $(HAVE_KMOD),kmod-compsc)
 	$(DRIVER_ENV) $(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(DRIVER) $(SERIES) $(BUILD)/drivers/$(NAME)
 
 # The builds the bench carries into the VM: name:driver:series.
-#   igbvf        stock igbvf + drivers/igbvf (the CompSC VF series)
-#   igb          stock igb + drivers/igb (the PF series)
-#   igbvf-param  igbvf + the one-patch proof series (series_tag parameter)
+#   igbvf           upstream igbvf + drivers/igbvf (the CompSC VF series)
+#   igb             upstream igb + drivers/igb (the PF series)
+#   igbvf-upstream  upstream igbvf + an empty series
+#   igbvf-param     upstream igbvf + the one-patch proof series (series_tag)
 BENCH_DRIVERS := igbvf:igbvf:$(TOP)/drivers/igbvf \
 		 igb:igb:$(TOP)/drivers/igb \
+		 igbvf-upstream:igbvf:$(TOP)/tests/vm/series/empty \
 		 igbvf-param:igbvf:$(TOP)/tests/vm/series/igbvf-param
 bd_name   = $(word 1,$(subst :, ,$1))
 bd_driver = $(word 2,$(subst :, ,$1))
@@ -127,11 +129,12 @@ $(VMLINUZ): $(KSTAMP)
 # Our modules go to /lib/compsc/{drivers/<name>,kmod}/ in the guest.
 $(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh \
 	   $(wildcard $(BENCH)/guest/*)
-	rm -rf $(VMDIR)/lib-compsc
+	@mkdir -p $(VMDIR)
+	set -e; x=$$(mktemp -d $(VMDIR)/lib-compsc.XXXXXX); trap 'rm -rf "$$x"' EXIT; \
 	$(foreach d,$(BENCH_DRIVERS),install -D -m 0644 $(call bd_ko,$d) \
-		$(VMDIR)/lib-compsc/drivers/$(call bd_name,$d)/$(call bd_driver,$d).ko &&) true
-	$(foreach k,$(KMOD_KOS),install -D -m 0644 $k $(VMDIR)/lib-compsc/kmod/$(notdir $k) &&) true
-	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $(VMDIR)/lib-compsc
+		$$x/drivers/$(call bd_name,$d)/$(call bd_driver,$d).ko;) \
+	$(foreach k,$(KMOD_KOS),install -D -m 0644 $k $$x/kmod/$(notdir $k);) \
+	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $$x
 
 initramfs: $(INITRD) $(VMLINUZ)
 
