@@ -226,6 +226,95 @@ static const struct file_operations bench_area_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * The area's control line, mapped for a dirty_log access. The caller holds
+ * bv->lock (no migration runs) and the device lock (the driver keeps its
+ * area) and unmaps @a.
+ */
+static int bench_dirty_ctl(struct bench_vf *bv, struct bench_area *a,
+			   struct compsc_area_ctl **ctl)
+{
+	struct bench_result res = {};
+	int err = bench_area_map(bv->pdev, a, &res);
+
+	if (err)
+		return err;
+	*ctl = (struct compsc_area_ctl *)((u8 *)a->va +
+					  le32_to_cpu(a->hdr.ctl_off));
+	return 0;
+}
+
+/* 1: start a dirty-logging round (new generation, flag set); 0: stop. */
+static void bench_dirty_set(struct compsc_area_ctl *ctl, bool on)
+{
+	u32 flags = le32_to_cpu(READ_ONCE(ctl->flags));
+
+	if (on) {
+		WRITE_ONCE(ctl->dirty_gen,
+			   cpu_to_le64(le64_to_cpu(ctl->dirty_gen) + 1));
+		smp_wmb();	/* a driver that sees the flag sees the round */
+		flags |= COMPSC_F_DIRTY_LOG;
+	} else {
+		flags &= ~COMPSC_F_DIRTY_LOG;
+	}
+	WRITE_ONCE(ctl->flags, cpu_to_le32(flags));
+}
+
+/* Read: the flag as the area holds it; write: bench_dirty_set(). */
+static ssize_t bench_dirty_rw(struct bench_vf *bv, int set, char *out)
+{
+	struct compsc_area_ctl *ctl;
+	struct bench_area a;
+	int err;
+
+	err = mutex_lock_interruptible(&bv->lock);
+	if (err)
+		return err;
+	device_lock(&bv->pdev->dev);
+	err = bench_dirty_ctl(bv, &a, &ctl);
+	if (!err) {
+		if (set >= 0)
+			bench_dirty_set(ctl, set);
+		else
+			snprintf(out, 4, "%d\n", !!(le32_to_cpu(READ_ONCE(
+				 ctl->flags)) & COMPSC_F_DIRTY_LOG));
+		bench_area_unmap(&a);
+	}
+	device_unlock(&bv->pdev->dev);
+	mutex_unlock(&bv->lock);
+	return err;
+}
+
+static ssize_t bench_dirty_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	bool on;
+	int err = kstrtobool_from_user(ubuf, count, &on);
+
+	if (!err)
+		err = bench_dirty_rw(file->private_data, on, NULL);
+	return err ? err : count;
+}
+
+static ssize_t bench_dirty_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int err = bench_dirty_rw(file->private_data, -1, buf);
+
+	if (err)
+		return err;
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations bench_dirty_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = bench_dirty_read,
+	.write = bench_dirty_write,
+	.llseek = default_llseek,
+};
+
 void bench_vf_debugfs_add(struct bench_vf *bv)
 {
 	bv->dir = debugfs_create_dir(pci_name(bv->pdev), bench_root);
@@ -234,6 +323,7 @@ void bench_vf_debugfs_add(struct bench_vf *bv)
 	debugfs_create_file("last_stream", 0444, bv->dir, bv,
 			    &bench_stream_fops);
 	debugfs_create_file("area", 0444, bv->dir, bv, &bench_area_fops);
+	debugfs_create_file("dirty_log", 0644, bv->dir, bv, &bench_dirty_fops);
 }
 
 void bench_vf_debugfs_del(struct bench_vf *bv)
