@@ -1,5 +1,5 @@
 # The one list of libcompsc core sources, shared by the userspace build
 # (mk/lib.mk) and the kernel build (Kbuild). Names without extension.
 COMPSC_SRCS := error area mbx sync replay counter ring crc32c stream validate \
-	       dev_82576vf \
+	       dev_82576vf migstate \
 	       selftest selftest_core selftest_stream

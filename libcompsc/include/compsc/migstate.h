@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
+/*
+ * compsc/migstate.h - the migration state machine of a CompSC host, as one
+ * pure function: which single-step arcs are legal and what each one does at
+ * the protocol level. The VFIO variant driver and the bench stand-in both
+ * ask it; neither keeps its own copy of the rules.
+ *
+ * States use the VFIO migration uAPI v2 numbering so that a VFIO driver can
+ * pass its states through unchanged (it asserts the values match).
+ */
+#ifndef COMPSC_MIGSTATE_H
+#define COMPSC_MIGSTATE_H
+
+#include "compsc.h"
+
+#define COMPSC_MIG_ERROR	0	/* only a reset leaves it */
+#define COMPSC_MIG_STOP		1
+#define COMPSC_MIG_RUNNING	2
+#define COMPSC_MIG_STOP_COPY	3
+#define COMPSC_MIG_RESUMING	4
+#define COMPSC_MIG_RUNNING_P2P	5
+#define COMPSC_MIG_NR_STATES	6	/* PRE_COPY states are not offered */
+
+/* What the host holds when the arc starts (compsc_mig_arc() @ctx). */
+#define COMPSC_MIG_C_AREA	(1u << 0) /* the guest registered an area */
+#define COMPSC_MIG_C_HELD	(1u << 1) /* we hold the write side */
+#define COMPSC_MIG_C_LOADED	(1u << 2) /* a stream was loaded and checked */
+
+/* What the arc does (compsc_mig_arc() *@actions), in this order. */
+#define COMPSC_MIG_A_TAKE	(1u << 0) /* acquire (bounded), stop queues */
+#define COMPSC_MIG_A_SAVE	(1u << 1) /* build the stream, open the save fd */
+#define COMPSC_MIG_A_SAVE_END	(1u << 2) /* close the save fd */
+#define COMPSC_MIG_A_LOAD	(1u << 3) /* forget held state, open the load fd */
+#define COMPSC_MIG_A_LOAD_END	(1u << 4) /* strict parse + checks of what came */
+#define COMPSC_MIG_A_GIVE	(1u << 5) /* write state, bump, release, kick */
+#define COMPSC_MIG_A_ABORT	(1u << 6) /* restart queues, release, no bump */
+
+/*
+ * compsc_mig_arc() - the rules for one arc @from -> @to given @ctx.
+ * Returns 0 with *@actions set; -COMPSC_EINVAL for an arc that is not a
+ * legal single step (a caller bug: warn); -COMPSC_ESTATE for a legal arc
+ * the host cannot take now (e.g. STOP_COPY with no device held: fail the
+ * arc, stay in @from).
+ */
+int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions);
+
+/** compsc_mig_state_name() - a short name for a state number. */
+const char *compsc_mig_state_name(u32 state);
+
+#endif /* COMPSC_MIGSTATE_H */

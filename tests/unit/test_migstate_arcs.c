@@ -1,0 +1,68 @@
+/* Migration state machine: only VFIO single steps are legal, ERROR is a dead end, and source, destination and cancel paths take exactly the protocol actions they must. */
+#include "check.h"
+#include <compsc/migstate.h>
+
+#define C_AREA	COMPSC_MIG_C_AREA
+#define C_HELD	COMPSC_MIG_C_HELD
+#define C_LOAD	COMPSC_MIG_C_LOADED
+
+static u32 act(u32 from, u32 to, u32 ctx)
+{
+	u32 a = 0xdead;
+
+	CHECK_EQ(compsc_mig_arc(from, to, ctx, &a), 0);
+	return a;
+}
+
+int main(void)
+{
+	u32 f, t, a, legal = 0;
+
+	/* exactly the eight VFIO arcs of a STOP_COPY|P2P device are legal */
+	for (f = 0; f < COMPSC_MIG_NR_STATES + 2; f++)
+		for (t = 0; t < COMPSC_MIG_NR_STATES + 2; t++)
+			if (compsc_mig_arc(f, t, C_HELD, &a) != -COMPSC_EINVAL)
+				legal++;
+	CHECK_EQ(legal, 8);
+	for (t = 0; t < COMPSC_MIG_NR_STATES; t++) {
+		CHECK_EQ(compsc_mig_arc(COMPSC_MIG_ERROR, t, 0, &a), -COMPSC_EINVAL);
+		CHECK_EQ(compsc_mig_arc(t, COMPSC_MIG_ERROR, 0, &a), -COMPSC_EINVAL);
+	}
+	CHECK_EQ(compsc_mig_arc(COMPSC_MIG_RUNNING, COMPSC_MIG_STOP, 0, &a),
+		 -COMPSC_EINVAL);
+	CHECK_EQ(compsc_mig_arc(COMPSC_MIG_STOP, COMPSC_MIG_RUNNING_P2P, 0,
+				NULL), -COMPSC_EINVAL);
+
+	/* source: take, save, end; a guest without an area is only paused */
+	CHECK_EQ(act(COMPSC_MIG_RUNNING, COMPSC_MIG_RUNNING_P2P, C_AREA),
+		 COMPSC_MIG_A_TAKE);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING, COMPSC_MIG_RUNNING_P2P, 0), 0);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_STOP, C_HELD), 0);
+	CHECK_EQ(act(COMPSC_MIG_STOP, COMPSC_MIG_STOP_COPY, C_HELD),
+		 COMPSC_MIG_A_SAVE);
+	CHECK_EQ(compsc_mig_arc(COMPSC_MIG_STOP, COMPSC_MIG_STOP_COPY, C_AREA,
+				&a), -COMPSC_ESTATE);
+	CHECK_EQ(act(COMPSC_MIG_STOP_COPY, COMPSC_MIG_STOP, C_HELD),
+		 COMPSC_MIG_A_SAVE_END);
+
+	/* cancel on the source: back to the guest without a version bump */
+	CHECK_EQ(act(COMPSC_MIG_STOP, COMPSC_MIG_RUNNING_P2P, C_HELD), 0);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING, C_HELD),
+		 COMPSC_MIG_A_ABORT);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING, 0), 0);
+
+	/* destination: load, check, hand over with a bump */
+	CHECK_EQ(act(COMPSC_MIG_STOP, COMPSC_MIG_RESUMING, 0), COMPSC_MIG_A_LOAD);
+	CHECK_EQ(act(COMPSC_MIG_STOP, COMPSC_MIG_RESUMING, C_HELD),
+		 COMPSC_MIG_A_ABORT | COMPSC_MIG_A_LOAD);
+	CHECK_EQ(act(COMPSC_MIG_RESUMING, COMPSC_MIG_STOP, 0),
+		 COMPSC_MIG_A_LOAD_END);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING, C_LOAD),
+		 COMPSC_MIG_A_GIVE);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING,
+		     C_LOAD | C_HELD), COMPSC_MIG_A_GIVE);
+
+	CHECK(compsc_mig_state_name(COMPSC_MIG_STOP_COPY)[0] == 'S');
+	CHECK(compsc_mig_state_name(99)[0] == '?');
+	CHECK_DONE();
+}
