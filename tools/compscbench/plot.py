@@ -55,7 +55,8 @@ def plot_timeline(r: dict, path: Path) -> Path:
                              squeeze=False)
     ymax = 1.0
     for m in modes:
-        for s in (r["modes"][m].get("tcp") or {}).get("samples", []):
+        t = r["modes"][m].get("tcp") or {}
+        for s in t.get("samples", []) + t.get("rx_samples", []):
             ymax = max(ymax, s["mbps"])
     summ = r["summary"]["per_mode"]
     legend: dict = {}
@@ -68,9 +69,15 @@ def plot_timeline(r: dict, path: Path) -> Path:
             iv = tcp["interval_s"]
             xs = [s["t"] - t0 - iv / 2 for s in tcp["samples"]]
             ys = [s["mbps"] for s in tcp["samples"]]
-            ax.plot(xs, ys, "-o", color="tab:blue", ms=3, lw=1.6)
-            handles.append(Line2D([], [], color="tab:blue", marker="o", ms=3,
-                                  label=f"TCP throughput (per {iv:g} s)"))
+            ax.plot(xs, ys, "--", color="tab:cyan", lw=0.9)
+            handles.append(Line2D([], [], color="tab:cyan", ls="--",
+                                  label=f"TCP sent by the peer (iperf3 client, per {iv:g} s)"))
+            rx = tcp.get("rx_samples") or []
+            if rx:
+                ax.plot([s["t"] - t0 - iv / 2 for s in rx], [s["mbps"] for s in rx],
+                        "-o", color="tab:blue", ms=3, lw=1.6)
+                handles.append(Line2D([], [], color="tab:blue", marker="o", ms=3,
+                                      label=f"TCP received by the guest (iperf3 server, per {iv:g} s)"))
         ax.set_ylim(0, ymax * 1.25)
         ax.set_xlim(0, t1 - t0)
         ax.set_ylabel("throughput (Mbit/s)")
