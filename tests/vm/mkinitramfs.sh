@@ -17,7 +17,8 @@ set -euo pipefail
 OUT=$(realpath -m "$1") KROOT=$2 KREL=$3 AGENT=$4 EXTRA=${5:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 # Stock modules to include; their dependencies are added automatically.
-MODULES="igb igbvf"
+# 8021q, veth, bridge: VLAN interfaces and spoofed frames in test_pf_*.
+MODULES="igb igbvf 8021q veth bridge"
 # Host programs to include (with their libraries).
 PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint"
 

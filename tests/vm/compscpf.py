@@ -1,0 +1,46 @@
+"""compscpf: the PF side of CompSC migrations on the bench (VF-in-PF state).
+
+    line = pf_vf_line(vm, 0)     # "vf 0 link/ether ..., spoof checking on, ..."
+    res = migrate_forgotten(vm, vf)   # reset=both: the PF forgot, then imported
+    n = vlan_arp(peer, 100, "10.77.100.10")   # tagged ARP answers
+
+The PF's view is `ip link show <pf>`; traffic checks come from the peer.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from compscmig import migrate
+
+HERE = Path(__file__).resolve().parent
+PF_SECTION_BYTES = 8 + 152  # record header + struct compsc_pf_vf_state
+
+
+def pf_vf_line(vm, n: int) -> str:
+    """The `vf N ...` line (joined) of `ip link show <pf>`."""
+    out = vm.run(f"ip link show {vm.pf_if}").out
+    m = re.search(rf"^\s*vf {n}\b(.*?)(?=^\s*vf \d|\Z)", out, re.M | re.S)
+    assert m, f"no vf {n} in:\n{out}"
+    return " ".join(m.group(0).split())
+
+
+def migrate_forgotten(vm, vf, **opts) -> dict:
+    """One migration onto a PF that forgot the VF (reset=both), imported."""
+    res = migrate(vm, vf, reset="both", **opts)
+    assert res["status"] == "ok", res
+    assert res["pf_forget"] == "done" and res["pf_import"] == "done", res
+    assert res["pf_bytes"] == PF_SECTION_BYTES, res
+    vm.wait_link(vf.ifname, 30)
+    return res
+
+
+def vlan_arp(peer, vid: int, addr: str, count: int = 3) -> int:
+    """Tagged ARP requests for addr in VLAN vid from the peer's bridge;
+    returns the answers that came back tagged vid (the host has no 8021q,
+    so the peer cannot have a VLAN device: vlanarp.py speaks 802.1Q)."""
+    r = peer.run([sys.executable, str(HERE / "vlanarp.py"), peer.bridge,
+                  str(vid), addr, str(count)], timeout=30)
+    return int(r.out.strip() or 0)
