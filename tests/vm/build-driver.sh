@@ -41,6 +41,10 @@ if [ -f "$OUT/$DRIVER.ko" ] && [ "$(cat "$OUT/.inputs" 2>/dev/null)" = "$inputs"
 	exit 0
 fi
 
+# Build next to OUT and swap at the end: a test reading OUT/DRIVER.ko while
+# someone rebuilds sees the old build or the new one, never none.
+FINAL=$OUT
+OUT=$FINAL.new
 rm -rf "$OUT"
 mkdir -p "$OUT/$(dirname "$REL_DIR")"
 cp -a "$SRC/$REL_DIR" "$OUT/$REL_DIR"
@@ -74,3 +78,7 @@ make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" \
 	${COMPSC_INC:+KCFLAGS=-I$COMPSC_INC} ${COMPSC_SYMVERS:+KBUILD_EXTRA_SYMBOLS=$COMPSC_SYMVERS} modules
 cp "$OUT/$REL_DIR/$DRIVER.ko" "$OUT/$DRIVER.ko"
 echo "$inputs" > "$OUT/.inputs"
+rm -rf "$FINAL.old"
+[ ! -e "$FINAL" ] || mv "$FINAL" "$FINAL.old"
+mv "$OUT" "$FINAL"
+rm -rf "$FINAL.old"
