@@ -28,9 +28,9 @@ demo: demo-deps
 	@if [ ! -f $(KSTAMP) ]; then \
 	  echo "demo: first run: downloading Debian's kernel packages (linux-image, linux-headers,"; \
 	  echo "      linux-source $(KERNEL_PKGVER)) into $(KCACHE); later runs reuse them"; fi
-	@$(MAKE) --no-print-directory initramfs tools
+	@$(MAKE) -s --no-print-directory initramfs tools
 	@mkdir -p $(DEMO_DIR)
-	@echo "demo: one VM, modes compsc and reload, results in $(DEMO_DIR) (takes ~5 min here)"
+	@echo "demo: one VM, modes compsc and reload, results in $(DEMO_DIR) (about 2-3 min here)"
 	$(BENCH_ENV) $(DEMO_PYTHON) tools/compsc-bench --demo $(DEMO_ARGS) --out $(DEMO_DIR)
 	@ln -sfn $(DEMO_STAMP) $(BUILD)/demo/latest
 	@echo "demo: plots: $(DEMO_DIR)/throughput.png $(DEMO_DIR)/gaps.png"

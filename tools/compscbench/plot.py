@@ -137,7 +137,7 @@ def plot_timeline(r: dict, path: Path) -> Path:
 
 def plot_gaps(r: dict, path: Path) -> Path:
     modes = [m for m in ORDER if m in r["modes"]]
-    fig, ax = plt.subplots(figsize=(8, 4.2))
+    fig, ax = plt.subplots(figsize=(10, 4.6))
     colors = {"compsc": "tab:blue", "reload": "tab:orange"}
     n = max(len(r["modes"][m]["events"]) for m in modes)
     w = 0.8 / len(modes)
@@ -153,11 +153,12 @@ def plot_gaps(r: dict, path: Path) -> Path:
     ax.set_xticks(range(1, n + 1))
     ax.set_xlabel("event number")
     ax.set_ylabel("time (ms)")
-    ax.set_yscale("log")
-    ax.grid(axis="y", alpha=0.3, which="both")
-    ax.legend(fontsize=8)
-    ax.set_title("Downtime per event (longest time between two ping replies)\n"
-                 + _params_line(r), fontsize=9)
+    ax.set_ylim(0, None)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title("Downtime per event as the peer sees it (longest time between two ping "
+                 "replies)\n" + _params_line(r).replace(", stand-in", ",\nstand-in"),
+                 fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
