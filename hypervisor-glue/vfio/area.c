@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's shared area. Its guest-physical address is an IOVA in the
+ * device's VFIO container (QEMU maps guest RAM 1:1), so the area is pinned
+ * through VFIO and mapped into the kernel: an address outside the guest's
+ * mapped memory simply fails to pin. Nothing the guest wrote is used before
+ * it was copied and checked.
+ */
+#include <linux/iommu.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <compsc/dev_82576vf.h>
+#include "compsc_vfio.h"
+
+static dma_addr_t cvf_area_iova(const struct cvf_area *a)
+{
+	return a->gpa & PAGE_MASK;
+}
+
+static int cvf_area_pin(struct cvf_dev *cvf, struct cvf_area *a)
+{
+	int n = DIV_ROUND_UP(offset_in_page(a->gpa) + a->size, PAGE_SIZE);
+	int ret;
+
+	ret = vfio_pin_pages(&cvf->core.vdev, cvf_area_iova(a), n,
+			     IOMMU_READ | IOMMU_WRITE, a->pages);
+	if (ret >= 0 && ret != n) {
+		vfio_unpin_pages(&cvf->core.vdev, cvf_area_iova(a), ret);
+		ret = -EFAULT;
+	}
+	if (ret < 0)
+		return ret;
+	a->npage = n;
+	a->map = vmap(a->pages, n, VM_MAP, PAGE_KERNEL);
+	if (!a->map) {
+		vfio_unpin_pages(&cvf->core.vdev, cvf_area_iova(a), n);
+		a->npage = 0;
+		return -ENOMEM;
+	}
+	a->va = a->map + offset_in_page(a->gpa);
+	return 0;
+}
+
+/* Header on a copy, then the lists snapshot against the 82576 policy. */
+static int cvf_area_validate(struct cvf_dev *cvf, struct cvf_area *a)
+{
+	const struct compsc_policy *p = &compsc_82576vf_policy;
+	u32 bad = U32_MAX;
+	int n;
+
+	memcpy(&a->hdr, a->va, sizeof(a->hdr));
+	n = compsc_area_check(&a->hdr, a->size);
+	if (n)
+		goto refused;
+	n = compsc_area_snapshot_regs(a->va, a->size, p, a->regs,
+				      COMPSC_MAX_REGS, &bad);
+	if (n < 0)
+		goto refused;
+	a->nr_regs = n;
+	n = compsc_area_snapshot_counters(a->va, a->size, p, a->ctrs,
+					  COMPSC_MAX_COUNTERS, &bad);
+	if (n < 0)
+		goto refused;
+	a->nr_ctrs = n;
+	/* the guest may have rewritten its header meanwhile */
+	if (a->nr_regs > le16_to_cpu(a->hdr.reg_max) ||
+	    a->nr_ctrs > le16_to_cpu(a->hdr.counter_max)) {
+		n = -COMPSC_EAREA_LAYOUT;
+		goto refused;
+	}
+	return 0;
+refused:
+	dev_warn(&cvf_pdev(cvf)->dev, "guest area refused (entry %d): %s\n",
+		 bad == U32_MAX ? -1 : (int)bad, compsc_strerror(n));
+	return compsc_errno(n);
+}
+
+/**
+ * cvf_area_get() - pin, map and check the guest area at @gpa
+ * @cvf: the device (open, with a VFIO container)
+ * @gpa: guest-physical (= IOVA) address the guest registered
+ * @size: its size
+ *
+ * Return: the area (release with cvf_area_put()) or ERR_PTR(-errno).
+ */
+struct cvf_area *cvf_area_get(struct cvf_dev *cvf, u64 gpa, u32 size)
+{
+	struct cvf_area *a;
+	int err;
+
+	if (size < sizeof(struct compsc_area_hdr) ||
+	    size > COMPSC_AREA_MAX_SIZE || gpa + size < gpa) {
+		dev_warn(&cvf_pdev(cvf)->dev, "guest area size %u refused\n",
+			 size);
+		return ERR_PTR(-EINVAL);
+	}
+	a = kvzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return ERR_PTR(-ENOMEM);
+	a->gpa = gpa;
+	a->size = size;
+	err = cvf_area_pin(cvf, a);
+	if (err) {
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "guest area %#llx+%u not in guest memory: %d\n",
+			 gpa, size, err);
+		goto out_free;
+	}
+	err = cvf_area_validate(cvf, a);
+	if (err)
+		goto out_put;
+	return a;
+out_put:
+	cvf_area_put(cvf, a);
+	return ERR_PTR(err);
+out_free:
+	kvfree(a);
+	return ERR_PTR(err);
+}
+
+void cvf_area_put(struct cvf_dev *cvf, struct cvf_area *a)
+{
+	if (!a)
+		return;
+	if (a->npage) {
+		vunmap(a->map);
+		vfio_unpin_pages(&cvf->core.vdev, cvf_area_iova(a), a->npage);
+	}
+	kvfree(a);
+}
+
+/* A section of a checked area (offsets come from the checked header copy). */
+void *cvf_area_sec(struct cvf_area *a, __le32 off)
+{
+	return (u8 *)a->va + le32_to_cpu(off);
+}
+
+bool cvf_area_overlaps(struct cvf_area *a, u64 iova, u64 len)
+{
+	u64 start = cvf_area_iova(a), end = start + (u64)a->npage * PAGE_SIZE;
+
+	return iova < end && iova + len > start;
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compsc_vfio: vfio-pci variant driver for Intel 82576 VFs whose guest
+ * driver speaks CompSC. QEMU drives the VFIO migration uAPI v2; the rules
+ * of each arc come from libcompsc (compsc_mig_arc()), this driver carries
+ * them out on the guest's shared area (reached through the device's VFIO
+ * IOMMU container: the area's guest-physical address is an IOVA there) and
+ * on the VF's BAR0.
+ */
+#ifndef COMPSC_VFIO_H
+#define COMPSC_VFIO_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/vfio_pci_core.h>
+#include <compsc/compsc.h>
+
+#define CVF_AREA_PAGES	(COMPSC_AREA_MAX_SIZE / PAGE_SIZE + 1)
+#define CVF_ENV_MAGIC	0x56435343u	/* "CSCV": this driver's envelope */
+#define CVF_ENV_VERSION	1
+
+/*
+ * What QEMU carries for the device: this envelope (where the area lives in
+ * guest memory, which the destination host cannot learn otherwise), then
+ * one libcompsc stream. The CRC covers the envelope; the stream has its own.
+ */
+struct cvf_env {
+	__le32 magic;
+	__le16 version;
+	__le16 rsvd0;
+	__le64 area_gpa;
+	__le32 area_size;
+	__le32 stream_len;
+	__le32 crc32c;		/* of the bytes before this field */
+	__le32 rsvd1;
+};
+
+static_assert(sizeof(struct cvf_env) == 32);
+
+#define CVF_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
+			 5 * sizeof(struct compsc_rec_hdr) + \
+			 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
+			 COMPSC_MAX_COUNTERS * sizeof(struct compsc_rec_counter) + \
+			 sizeof(struct compsc_pf_vf_state) + \
+			 COMPSC_AREA_MAX_SIZE + sizeof(struct compsc_rec_end) + 64)
+#define CVF_DATA_MAX	(sizeof(struct cvf_env) + CVF_STREAM_MAX)
+
+/* The guest's area, pinned and mapped for one migration. */
+struct cvf_area {
+	u64 gpa;
+	u32 size;
+	int npage;		/* pinned pages; 0 when not mapped */
+	struct page *pages[CVF_AREA_PAGES];
+	void *map;		/* vmap of the pages */
+	void *va;		/* the area inside the mapping */
+	struct compsc_area_hdr hdr;	/* checked host copy of the header */
+	u32 nr_regs;
+	u32 nr_ctrs;
+	struct compsc_reg regs[COMPSC_MAX_REGS];	/* checked copies */
+	struct compsc_counter_desc ctrs[COMPSC_MAX_COUNTERS];
+};
+
+/* A save or load file handed to QEMU. */
+struct cvf_file {
+	struct file *filp;
+	struct cvf_dev *cvf;
+	/* lock protects everything below */
+	struct mutex lock;
+	u8 *buf;
+	size_t len;		/* bytes in buf (saving: all of it) */
+	bool disabled;		/* the arc that owned it is over */
+	bool checked;		/* loading: a complete stream passed the checks */
+};
+
+struct cvf_dev {
+	struct vfio_pci_core_device core;
+	/* state_mutex protects everything up to reset_lock */
+	struct mutex state_mutex;
+	u32 mig_state;		/* COMPSC_MIG_* == VFIO_DEVICE_STATE_* */
+	u32 ctx;		/* COMPSC_MIG_C_HELD / _LOADED */
+	struct cvf_file *save;
+	struct cvf_file *load;
+	struct cvf_area *area;	/* source: taken; destination: loaded */
+	void __iomem *bar;
+	u32 qsaved[4];		/* queue controls before the take */
+	size_t data_len;	/* last saved data, for MIG_DATA_SIZE */
+	u8 *loaded;		/* destination: a checked envelope + stream */
+	size_t loaded_len;
+	struct compsc_stream_view view;	/* points into loaded */
+	bool logging;		/* DMA logging started */
+	/* reset_lock protects deferred_reset */
+	spinlock_t reset_lock;
+	bool deferred_reset;	/* a reset came while state_mutex was held */
+};
+
+static inline struct cvf_dev *cvf_from_vdev(struct vfio_device *vdev)
+{
+	return container_of(vdev, struct cvf_dev, core.vdev);
+}
+
+static inline struct pci_dev *cvf_pdev(struct cvf_dev *cvf)
+{
+	return cvf->core.pdev;
+}
+
+/* module parameters (main.c) */
+extern unsigned int cvf_take_timeout_ms;
+extern bool cvf_fault_corrupt;
+
+/* main.c */
+int cvf_init_dev(struct vfio_device *vdev);
+void cvf_release_dev(struct vfio_device *vdev);
+
+/* ops.c */
+extern const struct vfio_device_ops cvf_ops;
+
+/* mig.c */
+extern const struct vfio_migration_ops cvf_mig_ops;
+void cvf_state_mutex_unlock(struct cvf_dev *cvf);
+void cvf_reset_done(struct cvf_dev *cvf);
+void cvf_mig_cleanup(struct cvf_dev *cvf);
+
+/* file.c */
+struct cvf_file *cvf_file_new(struct cvf_dev *cvf, u8 *buf, size_t len,
+			      bool saving);
+void cvf_file_disable(struct cvf_file *f);
+
+/* state.c */
+int cvf_take(struct cvf_dev *cvf);
+void cvf_giveback(struct cvf_dev *cvf);
+int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len);
+int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len);
+int cvf_give(struct cvf_dev *cvf);
+size_t cvf_data_size(struct cvf_dev *cvf);
+
+/* pf.c */
+int cvf_pf_export(struct pci_dev *pdev, struct compsc_pf_vf_state *st);
+int cvf_pf_apply(struct pci_dev *pdev, const struct compsc_stream_rec *rec,
+		 bool apply);
+
+/* area.c */
+struct cvf_area *cvf_area_get(struct cvf_dev *cvf, u64 gpa, u32 size);
+void cvf_area_put(struct cvf_dev *cvf, struct cvf_area *a);
+void *cvf_area_sec(struct cvf_area *a, __le32 off);
+bool cvf_area_overlaps(struct cvf_area *a, u64 iova, u64 len);
+
+/* dev.c */
+void __iomem *cvf_bar_map(struct cvf_dev *cvf);
+void cvf_bar_unmap(struct cvf_dev *cvf);
+void cvf_queues_stop(void __iomem *bar, u32 *saved);
+void cvf_queues_restart(void __iomem *bar, const u32 *saved);
+u32 cvf_reg_read(void __iomem *bar, const u32 *qsaved, u32 offset);
+void cvf_kick(void __iomem *bar, bool unmask);
+u32 cvf_ring_spans(void __iomem *bar, u64 *base, u64 *len, u32 max);
+
+/* dirty.c */
+extern const struct vfio_log_ops cvf_log_ops;
+
+#endif /* COMPSC_VFIO_H */

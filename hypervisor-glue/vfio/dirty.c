@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * VFIO DMA logging (device dirty tracking). The VF writes into guest memory
+ * in three places: its descriptor rings (write-back), the receive buffers,
+ * and (through this host) the shared area. Rings and area are reported on
+ * every read, from the ring registers and the registered area; the
+ * receive buffers are marked by the guest driver itself with CPU writes,
+ * which QEMU already tracks, once the area's COMPSC_F_DIRTY_LOG says so.
+ * So QEMU's pre-copy converges without counting all guest memory dirty.
+ */
+#include <linux/iova_bitmap.h>
+#include <linux/vfio.h>
+#include <compsc/kernel.h>
+#include "compsc_vfio.h"
+
+#define CVF_MAX_RINGS	4
+
+/* The registered area's header, checked; the area is read through VFIO. */
+static int cvf_area_hdr(struct cvf_dev *cvf, struct compsc_area_hdr *hdr,
+			u64 *gpa, u32 *size)
+{
+	int err;
+
+	if (compsc_vf_area_get(cvf_pdev(cvf), gpa, size))
+		return -ENOENT;
+	err = vfio_dma_rw(&cvf->core.vdev, *gpa, hdr, sizeof(*hdr), false);
+	if (!err && compsc_area_check(hdr, *size))
+		err = -EINVAL;
+	return err;
+}
+
+/* Ask the guest driver to mark the pages the VF writes (or to stop). */
+static void cvf_area_dirty_flag(struct cvf_dev *cvf, bool on)
+{
+	struct compsc_area_hdr hdr;
+	struct compsc_area_ctl ctl;
+	u64 gpa, at;
+	u32 size, flags;
+
+	if (cvf_area_hdr(cvf, &hdr, &gpa, &size))
+		return;
+	at = gpa + le32_to_cpu(hdr.ctl_off);
+	if (vfio_dma_rw(&cvf->core.vdev, at, &ctl, sizeof(ctl), false))
+		return;
+	flags = le32_to_cpu(ctl.flags) & ~COMPSC_F_DIRTY_LOG;
+	if (on) {
+		flags |= COMPSC_F_DIRTY_LOG;
+		ctl.dirty_gen = cpu_to_le64(le64_to_cpu(ctl.dirty_gen) + 1);
+		vfio_dma_rw(&cvf->core.vdev,
+			    at + offsetof(struct compsc_area_ctl, dirty_gen),
+			    &ctl.dirty_gen, sizeof(ctl.dirty_gen), true);
+	}
+	ctl.flags = cpu_to_le32(flags);
+	vfio_dma_rw(&cvf->core.vdev, at + offsetof(struct compsc_area_ctl, flags),
+		    &ctl.flags, sizeof(ctl.flags), true);
+}
+
+static int cvf_log_start(struct vfio_device *vdev,
+			 struct rb_root_cached *ranges, u32 nnodes,
+			 u64 *page_size)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+	int err = 0;
+
+	mutex_lock(&cvf->state_mutex);
+	if (cvf->logging) {
+		err = -EINVAL;
+		goto out;
+	}
+	cvf->logging = true;
+	cvf_area_dirty_flag(cvf, true);
+out:
+	cvf_state_mutex_unlock(cvf);
+	return err;
+}
+
+static int cvf_log_stop(struct vfio_device *vdev)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+
+	mutex_lock(&cvf->state_mutex);
+	if (cvf->logging)
+		cvf_area_dirty_flag(cvf, false);
+	cvf->logging = false;
+	cvf_state_mutex_unlock(cvf);
+	return 0;
+}
+
+/* Mark [@b, @b + @l) inside the window [@iova, @iova + @len). */
+static void cvf_mark(struct iova_bitmap *dirty, u64 iova, u64 len,
+		     u64 b, u64 l)
+{
+	u64 s = max(iova, b), e = min(iova + len, b + l);
+
+	if (s < e)
+		iova_bitmap_set(dirty, s, e - s);
+}
+
+static int cvf_log_read_and_clear(struct vfio_device *vdev,
+				  unsigned long iova, unsigned long length,
+				  struct iova_bitmap *dirty)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+	u64 base[CVF_MAX_RINGS], len[CVF_MAX_RINGS], gpa;
+	struct compsc_area_hdr hdr;
+	void __iomem *bar;
+	u32 i, n, size;
+	int err = 0;
+
+	mutex_lock(&cvf->state_mutex);
+	if (!cvf->logging) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (!cvf_area_hdr(cvf, &hdr, &gpa, &size))
+		cvf_mark(dirty, iova, length, gpa, size);
+	bar = cvf_bar_map(cvf);
+	n = bar ? cvf_ring_spans(bar, base, len, CVF_MAX_RINGS) : 0;
+	for (i = 0; i < n; i++)
+		cvf_mark(dirty, iova, length, base[i], len[i]);
+out:
+	cvf_state_mutex_unlock(cvf);
+	return err;
+}
+
+const struct vfio_log_ops cvf_log_ops = {
+	.log_start = cvf_log_start,
+	.log_stop = cvf_log_stop,
+	.log_read_and_clear = cvf_log_read_and_clear,
+};

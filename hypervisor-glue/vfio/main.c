@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compsc_vfio: module, PCI driver and probe. Binds to 82576 VFs only
+ * through driver_override (the id table carries override_only), so the
+ * host's igbvf keeps every VF nobody asked for.
+ */
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <compsc/dev_82576vf.h>
+#include "compsc_vfio.h"
+
+unsigned int cvf_take_timeout_ms = 1000;
+module_param_named(take_timeout_ms, cvf_take_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(take_timeout_ms,
+		 "bound on the wait for the guest driver's readers (ms)");
+
+bool cvf_fault_corrupt;
+module_param_named(fault_corrupt, cvf_fault_corrupt, bool, 0644);
+MODULE_PARM_DESC(fault_corrupt,
+		 "test only: flip one byte of the next saved stream");
+
+static bool cvf_dma_logging = true;
+module_param_named(dma_logging, cvf_dma_logging, bool, 0444);
+MODULE_PARM_DESC(dma_logging,
+		 "offer VFIO DMA logging (device dirty tracking)");
+
+static int cvf_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct cvf_dev *cvf;
+	int err;
+
+	cvf = vfio_alloc_device(cvf_dev, core.vdev, &pdev->dev, &cvf_ops);
+	if (IS_ERR(cvf))
+		return PTR_ERR(cvf);
+	dev_set_drvdata(&pdev->dev, &cvf->core);
+	err = vfio_pci_core_register_device(&cvf->core);
+	if (err)
+		goto out_put;
+	return 0;
+out_put:
+	vfio_put_device(&cvf->core.vdev);
+	return err;
+}
+
+static void cvf_remove(struct pci_dev *pdev)
+{
+	struct vfio_pci_core_device *core = dev_get_drvdata(&pdev->dev);
+
+	vfio_pci_core_unregister_device(core);
+	vfio_put_device(&core->vdev);
+}
+
+/* init_dev of the vfio_device: the core's, plus our migration state. */
+int cvf_init_dev(struct vfio_device *vdev)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+
+	mutex_init(&cvf->state_mutex);
+	spin_lock_init(&cvf->reset_lock);
+	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
+	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P;
+	vdev->mig_ops = &cvf_mig_ops;
+	if (cvf_dma_logging)
+		vdev->log_ops = &cvf_log_ops;
+	return vfio_pci_core_init_dev(vdev);
+}
+
+void cvf_release_dev(struct vfio_device *vdev)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+
+	mutex_destroy(&cvf->state_mutex);
+	vfio_pci_core_release_dev(vdev);
+}
+
+/* A reset of the VF (e.g. VFIO_DEVICE_RESET): all migration state is gone. */
+static void cvf_err_reset_done(struct pci_dev *pdev)
+{
+	struct vfio_pci_core_device *core = dev_get_drvdata(&pdev->dev);
+
+	cvf_reset_done(container_of(core, struct cvf_dev, core));
+}
+
+static const struct pci_error_handlers cvf_err_handlers = {
+	.reset_done = cvf_err_reset_done,
+	.error_detected = vfio_pci_core_aer_err_detected,
+};
+
+static const struct pci_device_id cvf_ids[] = {
+	{ PCI_DRIVER_OVERRIDE_DEVICE_VFIO(COMPSC_82576VF_VENDOR,
+					  COMPSC_82576VF_DEVICE) },
+	{}
+};
+MODULE_DEVICE_TABLE(pci, cvf_ids);
+
+static struct pci_driver cvf_driver = {
+	.name = KBUILD_MODNAME,
+	.id_table = cvf_ids,
+	.probe = cvf_probe,
+	.remove = cvf_remove,
+	.err_handler = &cvf_err_handlers,
+	.driver_managed_dma = true,
+};
+module_pci_driver(cvf_driver);
+
+MODULE_DESCRIPTION("vfio-pci variant driver for CompSC live migration of 82576 VFs");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(IOMMUFD);

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The VFIO migration state machine. The VFIO core splits every request
+ * into single arcs; libcompsc's compsc_mig_arc() says what each arc means
+ * (the same rules the bench stand-in follows) and this file carries the
+ * actions out, one block per action.
+ *
+ * A take that fails (readers did not drain, hostile area, the guest never
+ * restored the last hand-back) does not fail its arc: QEMU resets a device
+ * whose RUNNING -> RUNNING_P2P arc fails, which would destroy exactly the
+ * state the failure protects. The device simply stays the guest's, and
+ * the STOP -> STOP_COPY arc later refuses (nothing held), which fails the
+ * migration cleanly with the device in STOP; QEMU then resumes the guest.
+ */
+#include <linux/file.h>
+#include <linux/vfio.h>
+#include <compsc/kernel.h>
+#include <compsc/migstate.h>
+#include "compsc_vfio.h"
+
+static_assert(COMPSC_MIG_ERROR == VFIO_DEVICE_STATE_ERROR);
+static_assert(COMPSC_MIG_STOP == VFIO_DEVICE_STATE_STOP);
+static_assert(COMPSC_MIG_RUNNING == VFIO_DEVICE_STATE_RUNNING);
+static_assert(COMPSC_MIG_STOP_COPY == VFIO_DEVICE_STATE_STOP_COPY);
+static_assert(COMPSC_MIG_RESUMING == VFIO_DEVICE_STATE_RESUMING);
+static_assert(COMPSC_MIG_RUNNING_P2P == VFIO_DEVICE_STATE_RUNNING_P2P);
+
+static void cvf_put_file(struct cvf_file **fp)
+{
+	if (!*fp)
+		return;
+	cvf_file_disable(*fp);
+	fput((*fp)->filp);
+	*fp = NULL;
+}
+
+/**
+ * cvf_mig_cleanup() - forget every migration in flight
+ * @cvf: the device; state_mutex held
+ *
+ * Files are cut off, a held device goes back to the guest without a version
+ * bump, pins and mappings are dropped.
+ */
+void cvf_mig_cleanup(struct cvf_dev *cvf)
+{
+	lockdep_assert_held(&cvf->state_mutex);
+	cvf_put_file(&cvf->save);
+	cvf_put_file(&cvf->load);
+	if (cvf->ctx & COMPSC_MIG_C_HELD)
+		cvf_giveback(cvf);
+	cvf_area_put(cvf, cvf->area);
+	cvf->area = NULL;
+	cvf_bar_unmap(cvf);
+	kvfree(cvf->loaded);
+	cvf->loaded = NULL;
+	cvf->loaded_len = 0;
+	cvf->ctx = 0;
+}
+
+static struct file *cvf_do_save(struct cvf_dev *cvf)
+{
+	struct cvf_file *f;
+	size_t len;
+	u8 *buf;
+	int err;
+
+	err = cvf_save(cvf, &buf, &len);
+	if (err)
+		return ERR_PTR(err);
+	f = cvf_file_new(cvf, buf, len, true);
+	if (IS_ERR(f)) {
+		kvfree(buf);
+		return ERR_CAST(f);
+	}
+	cvf->data_len = len;
+	cvf->save = f;
+	get_file(f->filp);
+	return f->filp;
+}
+
+static struct file *cvf_do_load(struct cvf_dev *cvf)
+{
+	struct cvf_file *f;
+
+	f = cvf_file_new(cvf, NULL, 0, false);
+	if (IS_ERR(f))
+		return ERR_CAST(f);
+	cvf->load = f;
+	get_file(f->filp);
+	return f->filp;
+}
+
+/* RESUMING -> STOP: only a complete stream that passed every check counts. */
+static int cvf_do_load_end(struct cvf_dev *cvf)
+{
+	struct cvf_file *f = cvf->load;
+	int err = -EINVAL;
+
+	mutex_lock(&f->lock);
+	if (f->checked) {
+		cvf->loaded = f->buf;
+		cvf->loaded_len = f->len;
+		f->buf = NULL;
+		cvf->ctx |= COMPSC_MIG_C_LOADED;
+		err = 0;
+	}
+	mutex_unlock(&f->lock);
+	cvf_put_file(&cvf->load);
+	if (err)
+		dev_err(&cvf_pdev(cvf)->dev,
+			"incomplete or refused device state, not resuming\n");
+	return err;
+}
+
+/* Carry out @actions (COMPSC_MIG_A_*) in their documented order. */
+static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
+{
+	struct file *res = NULL;
+	int err = 0;
+
+	if (actions & COMPSC_MIG_A_TAKE) {
+		err = cvf_take(cvf);
+		if (err)
+			dev_warn(&cvf_pdev(cvf)->dev,
+				 "device stays with the guest: %d\n", err);
+		err = 0;
+	}
+	if (actions & COMPSC_MIG_A_SAVE)
+		res = cvf_do_save(cvf);
+	if (actions & COMPSC_MIG_A_SAVE_END)
+		cvf_put_file(&cvf->save);
+	if (actions & COMPSC_MIG_A_ABORT)
+		cvf_giveback(cvf);
+	if (actions & COMPSC_MIG_A_LOAD) {
+		cvf_mig_cleanup(cvf);
+		res = cvf_do_load(cvf);
+	}
+	if (actions & COMPSC_MIG_A_LOAD_END)
+		err = cvf_do_load_end(cvf);
+	if (actions & COMPSC_MIG_A_GIVE)
+		err = cvf_give(cvf);
+	return err ? ERR_PTR(err) : res;
+}
+
+static u32 cvf_ctx(struct cvf_dev *cvf)
+{
+	u64 gpa;
+	u32 size;
+
+	if (!compsc_vf_area_get(cvf_pdev(cvf), &gpa, &size))
+		return cvf->ctx | COMPSC_MIG_C_AREA;
+	return cvf->ctx;
+}
+
+/* One arc. A failed load or hand-over leaves the device in ERROR. */
+static struct file *cvf_arc(struct cvf_dev *cvf, u32 next)
+{
+	u32 from = cvf->mig_state, actions = 0;
+	struct file *res;
+	int err;
+
+	err = compsc_mig_arc(from, next, cvf_ctx(cvf), &actions);
+	if (err == -COMPSC_EINVAL) {
+		WARN(1, "compsc_vfio: impossible arc %u -> %u\n", from, next);
+		return ERR_PTR(-EINVAL);
+	}
+	if (err) {
+		dev_err(&cvf_pdev(cvf)->dev, "%s -> %s: nothing to migrate\n",
+			compsc_mig_state_name(from), compsc_mig_state_name(next));
+		return ERR_PTR(-ENODEV);
+	}
+	res = cvf_do_actions(cvf, actions);
+	if (IS_ERR(res) && (actions & (COMPSC_MIG_A_LOAD_END |
+				       COMPSC_MIG_A_GIVE))) {
+		cvf_mig_cleanup(cvf);
+		cvf->mig_state = VFIO_DEVICE_STATE_ERROR;
+		return res;
+	}
+	if (!IS_ERR(res))
+		cvf->mig_state = next;
+	return res;
+}
+
+static struct file *cvf_set_state(struct vfio_device *vdev,
+				  enum vfio_device_mig_state new)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+	enum vfio_device_mig_state next;
+	struct file *res = NULL;
+	int err;
+
+	mutex_lock(&cvf->state_mutex);
+	while (cvf->mig_state != new) {
+		err = vfio_mig_get_next_state(vdev, cvf->mig_state, new, &next);
+		if (err) {
+			res = ERR_PTR(err);
+			break;
+		}
+		res = cvf_arc(cvf, next);
+		if (IS_ERR(res))
+			break;
+		/* a data fd may only come from the last arc */
+		if (WARN_ON(res && cvf->mig_state != new)) {
+			fput(res);
+			res = ERR_PTR(-EINVAL);
+			break;
+		}
+	}
+	cvf_state_mutex_unlock(cvf);
+	return res;
+}
+
+static int cvf_get_state(struct vfio_device *vdev,
+			 enum vfio_device_mig_state *state)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+
+	mutex_lock(&cvf->state_mutex);
+	*state = cvf->mig_state;
+	cvf_state_mutex_unlock(cvf);
+	return 0;
+}
+
+static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+
+	mutex_lock(&cvf->state_mutex);
+	*len = cvf_data_size(cvf);
+	cvf_state_mutex_unlock(cvf);
+	return 0;
+}
+
+const struct vfio_migration_ops cvf_mig_ops = {
+	.migration_set_state = cvf_set_state,
+	.migration_get_state = cvf_get_state,
+	.migration_get_data_size = cvf_get_data_size,
+};
+
+/*
+ * Unlock state_mutex, first acting on a reset that arrived while it was
+ * held (the reset path must not wait for the mutex: the holder may be
+ * waiting for the reset).
+ */
+void cvf_state_mutex_unlock(struct cvf_dev *cvf)
+{
+	for (;;) {
+		spin_lock(&cvf->reset_lock);
+		if (!cvf->deferred_reset)
+			break;
+		cvf->deferred_reset = false;
+		spin_unlock(&cvf->reset_lock);
+		cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
+		cvf_mig_cleanup(cvf);
+	}
+	mutex_unlock(&cvf->state_mutex);
+	spin_unlock(&cvf->reset_lock);
+}
+
+/* The VF was reset: whatever migration was in flight is void. */
+void cvf_reset_done(struct cvf_dev *cvf)
+{
+	spin_lock(&cvf->reset_lock);
+	cvf->deferred_reset = true;
+	if (!mutex_trylock(&cvf->state_mutex)) {
+		spin_unlock(&cvf->reset_lock);
+		return;
+	}
+	spin_unlock(&cvf->reset_lock);
+	cvf_state_mutex_unlock(cvf);
+}

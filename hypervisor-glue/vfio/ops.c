@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The vfio_device operations: vfio-pci-core's, with our open and close
+ * (migration state starts and ends with the device being open) and a
+ * dma_unmap callback (needed to pin the guest's area: QEMU may unmap guest
+ * memory at any time, and the pin must go with it).
+ */
+#include <linux/vfio.h>
+#include "compsc_vfio.h"
+
+static int cvf_open_device(struct vfio_device *vdev)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+	int err;
+
+	err = vfio_pci_core_enable(&cvf->core);
+	if (err)
+		return err;
+	mutex_lock(&cvf->state_mutex);
+	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
+	cvf->ctx = 0;
+	cvf_state_mutex_unlock(cvf);
+	vfio_pci_core_finish_enable(&cvf->core);
+	return 0;
+}
+
+static void cvf_close_device(struct vfio_device *vdev)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+
+	mutex_lock(&cvf->state_mutex);
+	cvf_mig_cleanup(cvf);
+	cvf_state_mutex_unlock(cvf);
+	vfio_pci_core_close_device(vdev);
+}
+
+/*
+ * QEMU unmapped guest memory. If that was our pinned area, the migration
+ * holding it cannot go on: drop the pin (the VFIO contract) and the state.
+ */
+static void cvf_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+
+	mutex_lock(&cvf->state_mutex);
+	if (cvf->area && cvf_area_overlaps(cvf->area, iova, length)) {
+		dev_warn(&vdev->device, "guest area unmapped during migration\n");
+		cvf_mig_cleanup(cvf);
+	}
+	cvf_state_mutex_unlock(cvf);
+}
+
+const struct vfio_device_ops cvf_ops = {
+	.name = "compsc-vfio-82576vf",
+	.init = cvf_init_dev,
+	.release = cvf_release_dev,
+	.open_device = cvf_open_device,
+	.close_device = cvf_close_device,
+	.ioctl = vfio_pci_core_ioctl,
+	.device_feature = vfio_pci_core_ioctl_feature,
+	.read = vfio_pci_core_read,
+	.write = vfio_pci_core_write,
+	.mmap = vfio_pci_core_mmap,
+	.request = vfio_pci_core_request,
+	.match = vfio_pci_core_match,
+	.dma_unmap = cvf_dma_unmap,
+	.bind_iommufd = vfio_iommufd_physical_bind,
+	.unbind_iommufd = vfio_iommufd_physical_unbind,
+	.attach_ioas = vfio_iommufd_physical_attach_ioas,
+	.detach_ioas = vfio_iommufd_physical_detach_ioas,
+};

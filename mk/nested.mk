@@ -1,0 +1,32 @@
+# Nested VFIO bench (tests/nested/README.md): an L1 VM is the host (igb PF
+# with the CompSC PF series, vfio, compsc_vfio on VF0 and VF1, Debian's
+# QEMU over 9p), L2 VMs are the guests (CompSC igbvf on a passed-through VF).
+#
+#   make kmod-vfio     hypervisor-glue/vfio -> $(KMOD)/compsc_vfio/compsc_vfio.ko
+#   make nested-test   the pytest suite in tests/nested (needs root)
+#   make bench-e2e     downtime: CompSC vs virtio-net vs hot-unplug/replug
+#
+# Not in TEST_SUITES: the lead decides once its wall time is known.
+
+VFIO_KO     := $(KMOD)/compsc_vfio/compsc_vfio.ko
+NESTED      := $(TOP)/tests/nested
+NESTED_ENV  := $(BENCH_ENV) COMPSC_VFIO_KO=$(VFIO_KO) \
+	       COMPSC_KROOT=$(KROOT) PYTHONPATH=$(BENCH)
+NESTED_TIMEOUT ?= 1500
+NESTED_PYTEST  := $(shell $(PYTHON) -c 'import pytest_timeout' 2>/dev/null && \
+		    echo --timeout=$(NESTED_TIMEOUT))
+
+.PHONY: kmod-vfio nested-test bench-e2e
+kmod-vfio: $(VFIO_KO)
+$(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
+	mkdir -p $(@D)
+	rsync -a --delete $(KBUILD_JUNK) $(TOP)/hypervisor-glue/vfio/ $(@D)/
+	$(MAKE) -C $(KDIR) M=$(@D) COMPSC_INC=$(KMOD)/libcompsc/include \
+		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
+
+nested-test: initramfs $(VFIO_KO)
+	cd $(NESTED) && $(NESTED_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
+		--durations=0 $(NESTED_PYTEST) $(PYTEST_ARGS) .
+
+bench-e2e: initramfs $(VFIO_KO)
+	cd $(NESTED) && $(NESTED_ENV) $(PYTHON) bench_e2e.py
