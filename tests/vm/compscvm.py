@@ -553,7 +553,7 @@ class VM:
       name       label for logs (build/vm/runs/<run-id>/<name>/)
       mem, smp   guest memory (MiB) and CPUs
       append     extra kernel command line
-      extra_files  {guest path: host path or bytes} added as a second cpio
+      extra_files  {guest path: host path (str/Path) or bytes content} added as a second cpio
                  archive at boot, no initramfs rebuild needed
       qemu_args  extra QEMU arguments
       boot_timeout  seconds until the agent must have said HELLO
@@ -600,11 +600,10 @@ class VM:
         for gpath, src in extra_files.items():
             dst = stage / gpath.lstrip("/")
             dst.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(src, (bytes, str)) and not isinstance(src, Path) and not (
-                    isinstance(src, str) and os.path.exists(src)):
-                dst.write_bytes(src.encode() if isinstance(src, str) else src)
+            if isinstance(src, bytes):
+                dst.write_bytes(src)
             else:
-                shutil.copy2(src, dst)
+                shutil.copy2(src, dst)  # a host path (str or Path)
         names = subprocess.run(["find", ".", "-mindepth", "1"], cwd=stage,
                                capture_output=True, check=True).stdout
         extra = subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"],
