@@ -581,11 +581,29 @@ class VM:
         self._proc: Optional[subprocess.Popen] = None
         self._chan: Optional[_Channel] = None
         self._closed = False
+        self._tap: Optional[str] = None
+        self.boots = 0
         self.boot_seconds = float("nan")
         _live.add(self)
+        self._boot_args = (mem, smp, append, extra_files or {}, list(qemu_args),
+                           boot_timeout, interactive)
         try:
-            self._boot(mem, smp, append, extra_files or {}, list(qemu_args),
-                       boot_timeout, interactive)
+            self._boot(*self._boot_args)
+        except BaseException:
+            self.close(check=False)
+            raise
+
+    def reboot(self) -> None:
+        """Kill QEMU if it still runs and boot again with the same settings
+        (same tap and peer). The previous console log is kept as
+        console.log.<n>; the guest starts from scratch (no VFs set up)."""
+        self._stop()
+        self.console_path.rename(self.dir / f"console.log.{self.boots}")
+        self._sockdir.mkdir(exist_ok=True)
+        self._closed = False
+        _live.add(self)
+        try:
+            self._boot(*self._boot_args)
         except BaseException:
             self.close(check=False)
             raise
@@ -646,7 +664,10 @@ class VM:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(str(self.ctl_path))
         listener.listen(1)
-        tap = self.peer.add_tap() if self.peer else None
+        if self.peer and self._tap is None:
+            self._tap = self.peer.add_tap()
+        tap = self._tap
+        self.boots += 1
         if interactive:
             append = (append + " compsc.shell=1").strip()
         argv = self.qemu_argv(mem, smp, append, self._initrd(extra_files), tap,
@@ -884,6 +905,12 @@ class VM:
             return
         self._closed = True
         _live.discard(self)
+        self._stop()
+        if check:
+            self.check_kernel_log()
+
+    def _stop(self) -> None:
+        """Power off (kill after 30 s) and release QEMU, channel, sockets."""
         try:
             if self.alive() and self._chan is not None:
                 try:
@@ -906,8 +933,6 @@ class VM:
             if hasattr(self, "_qemu_err"):
                 self._qemu_err.close()
             shutil.rmtree(self._sockdir, ignore_errors=True)
-        if check:
-            self.check_kernel_log()
 
     def __enter__(self) -> "VM":
         return self

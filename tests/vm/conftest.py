@@ -69,14 +69,24 @@ def vfs(vm):
 
 @pytest.fixture(autouse=True)
 def _kernel_log_guard(request):
-    """Fail the test if the guest kernel complained while it ran."""
+    """Fail the test if the guest kernel complained while it ran. If the
+    session VM died, the test fails and the VM is booted again (with 2
+    VFs) so the tests after it still run."""
     if "vm" not in request.fixturenames:
         yield
         return
     v = request.getfixturevalue("vm")
     mark = v.log_mark()
     yield
-    v.check_kernel_log(since=mark)
+    try:
+        v.check_kernel_log(since=mark)
+        if not v.alive():
+            raise compscvm.BenchError(f"the session VM died during this test\n"
+                                      f"{v.console()[-4000:]}")
+    finally:
+        if not v.alive():
+            v.reboot()
+            v.setup_vfs(2)
 
 
 @pytest.fixture(scope="session")
