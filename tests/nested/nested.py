@@ -1,0 +1,152 @@
+"""Nested VFIO bench: an L1 VM is the host (patched igb PF, vfio, compsc_vfio
+on VF0 and VF1, Debian's QEMU over 9p), L2 VMs are guests running the CompSC
+igbvf on a passed-through VF. Python drives; the L1 side is tests/nested/l1lib.sh."""
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from compscvm import VM, Bench, vf_ip, BenchError
+
+HERE = Path(__file__).resolve().parent
+CACHE = Path(os.environ.get("COMPSC_NESTED_CACHE",
+                            Path.home() / ".cache/compsc/nested"))
+KROOT = Path(os.environ.get("COMPSC_KROOT", ""))
+KREL = os.environ.get("COMPSC_KREL", "")
+VFIO_KO = Path(os.environ.get("COMPSC_VFIO_KO", ""))
+# Stock modules L1 needs beyond the bench image, in load order.
+L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p",
+              "virt/lib/irqbypass", "drivers/vfio/vfio",
+              "drivers/vfio/vfio_iommu_type1", "drivers/vfio/pci/vfio-pci-core",
+              "drivers/vfio/pci/vfio-pci"]
+SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
+L2_IP = vf_ip(0)
+
+
+def _sh(*argv, **kw):
+    return subprocess.run(argv, check=True, capture_output=True, **kw)
+
+
+def share_dir(bench: Bench) -> Path:
+    """QEMU (binary, libraries, firmware, modules) and the L2 images, for 9p."""
+    share = CACHE / "share"
+    q = share / "qemu"
+    if not (q / "bin/qemu-system-x86_64").exists():
+        for d in ("bin", "lib", "fw", "mod"):
+            (q / d).mkdir(parents=True, exist_ok=True)
+        shutil.copy2("/usr/bin/qemu-system-x86_64", q / "bin")
+        ldd = _sh("ldd", "/usr/bin/qemu-system-x86_64").stdout.decode()
+        for lib in set(re.findall(r"(/\S+\.so[.\d]*)", ldd)):
+            shutil.copy2(os.path.realpath(lib), q / "lib" / os.path.basename(lib))
+        _sh("cp", "-rL", "/usr/share/qemu/.", str(q / "fw"))
+        _sh("cp", "-rL", "/usr/lib/x86_64-linux-gnu/qemu/.", str(q / "mod"))
+    l2 = share / "l2"
+    l2.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(bench.kernel, l2 / "vmlinuz")
+    stage = CACHE / "l2stage"
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir(parents=True)
+    shutil.copy2(HERE / "l2-init", stage / "init")
+    extra = subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"], cwd=stage,
+                           input=b"init\n", capture_output=True, check=True).stdout
+    with open(l2 / "initrd.img.tmp", "wb") as f:
+        f.write(Path(bench.initrd).read_bytes())
+        f.write(extra)
+    os.replace(l2 / "initrd.img.tmp", l2 / "initrd.img")
+    return share
+
+
+def l1_modules() -> dict:
+    """{guest path: host file} for the stock modules and compsc_vfio.ko."""
+    out = CACHE / "mods"
+    out.mkdir(parents=True, exist_ok=True)
+    files = {}
+    base = KROOT / "lib/modules" / KREL / "kernel"
+    for m in L1_MODULES:
+        dst = out / (Path(m).name + ".ko")
+        if not dst.exists():
+            dst.write_bytes(_sh("xz", "-dc", str(base / (m + ".ko.xz"))).stdout)
+        files[f"/lib/compsc/nested/{dst.name}"] = str(dst)
+    files["/lib/compsc/nested/compsc_vfio.ko"] = str(VFIO_KO)
+    files["/usr/sbin/l1lib.sh"] = str(HERE / "l1lib.sh")
+    return files
+
+
+class L1(VM):
+    """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
+
+    def __init__(self, peer, name="l1", mem=1536, **kw):
+        self._share = share_dir(Bench())
+        super().__init__(peer=peer, name=name, mem=mem, append="intel_iommu=on",
+                         extra_files=l1_modules(), boot_timeout=300, **kw)
+
+    def qemu_argv(self, *a, **kw):
+        argv = super().qemu_argv(*a, **kw)
+        i = argv.index("-display")
+        # the IOMMU first, so every PCI device sits behind it
+        return (argv[:i] + ["-device", "intel-iommu,intremap=on,caching-mode=on"] + argv[i:] +
+                ["-virtfs", f"local,path={self._share},mount_tag=share,security_model=none,"
+                 "readonly=on"])
+
+    def sh(self, cmd: str, timeout: float = 120, check: bool = True):
+        return self.run(f". /usr/sbin/l1lib.sh; {cmd}", timeout=timeout, check=check)
+
+    def setup(self, vfio_params: str = "") -> tuple:
+        """PF + 2 VFs (bench-setup), vfio, compsc_vfio on VF0 and VF1."""
+        self.sh("l1_mount")
+        vfs = self.setup_vfs(2, igb=Bench.guest_module("drivers", "igb", "igb.ko"), wait_link=0)
+        self.sh(f"l1_vfio {vfio_params}")
+        for vf in vfs[:2]:
+            out = self.sh(f"l1_bind {vf.bdf}").out.strip()
+            assert out.endswith("compsc_vfio"), out
+        self.vf0, self.vf1 = vfs[0].bdf, vfs[1].bdf
+        return self.vf0, self.vf1
+
+    def hmp(self, port: int, cmd: str, wait: float = 1) -> str:
+        return self.sh(f"HMPWAIT={wait} hmp {port} {cmd!r}").out
+
+    def l2_start(self, name: str, vf: str, port: int, extra: str = "") -> None:
+        self.sh(f"l2_start {name} {vf} {L2_IP} {port} {extra}")
+
+    def l2_log(self, name: str) -> str:
+        return self.sh(f"cat /run/{name}.log", check=False).out
+
+    def l2_stats(self, name: str) -> list:
+        """Every l2stat line so far, as dicts."""
+        out = []
+        for line in self.l2_log(name).splitlines():
+            if line.startswith("l2stat "):
+                kv = dict(x.split("=", 1) for x in line.split()[1:] if "=" in x)
+                kv.update(dict(x.split(":", 1) for x in line.split()[1:] if ":" in x))
+                out.append(kv)
+        return out
+
+    def wait_l2_up(self, name: str, timeout: float = 400) -> float:
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            if "l2: up" in self.l2_log(name):
+                return time.monotonic() - t0
+            time.sleep(5)
+        raise BenchError(f"L2 {name} did not come up:\n{self.l2_log(name)[-3000:]}\n"
+                         f"{self.sh(f'cat /run/{name}.qemu', check=False).out}")
+
+    def migrate(self, timeout: float = 300, params=()) -> dict:
+        """Migrate src -> dst (started with -incoming); the final info."""
+        for p in params:
+            self.hmp(SRC_PORT, f"migrate_set_parameter {p}")
+        self.hmp(SRC_PORT, "migrate_set_capability return-path on")
+        self.hmp(DST_PORT, "migrate_set_capability return-path on")
+        self.hmp(SRC_PORT, f"migrate -d tcp:127.0.0.1:{MIG_PORT}")
+        t0 = time.monotonic()
+        info = ""
+        while time.monotonic() - t0 < timeout:
+            info = self.hmp(SRC_PORT, "info migrate", wait=1)
+            m = re.search(r"[Ss]tatus:\s*(\S+)", info)
+            if m and m.group(1) in ("completed", "failed", "cancelled"):
+                break
+            time.sleep(2)
+        return {"status": (re.search(r"[Ss]tatus:\s*(\S+)", info) or [None, "?"])[1],
+                "info": info}
