@@ -261,6 +261,18 @@ class Bench:
         if shutil.which(self.qemu) is None:
             raise BenchError(f"{self.qemu} not found: run .ci/install-deps.sh")
 
+    def prune_runs(self, keep: int = 10) -> None:
+        """Delete all but the newest `keep` run directories under
+        build/vm/runs, never one whose test process is still alive."""
+        root = self.vmdir / "runs"
+        if not root.is_dir():
+            return
+        runs = sorted(root.iterdir(), key=lambda d: d.stat().st_mtime, reverse=True)
+        for d in runs[keep:]:
+            m = re.match(r"(\d+)-", d.name)
+            if m and not _pid_alive(int(m.group(1))):
+                shutil.rmtree(d, ignore_errors=True)
+
     @staticmethod
     def guest_module(*parts: str) -> str:
         """Guest path of a module the initramfs carries, e.g.
@@ -691,6 +703,8 @@ class VM:
         self._t0 = t0
         if not interactive:
             self.wait_agent(boot_timeout)
+            # QEMU loaded the initrd at start; a per-VM copy is ~15 MB.
+            (self.dir / "initrd.img").unlink(missing_ok=True)
             self.check_kernel_log()
 
     def wait_agent(self, timeout: float = 240) -> float:

@@ -33,6 +33,7 @@ def bench():
         pytest.fail(str(e))
     if os.geteuid() != 0:
         pytest.fail("the VM suite needs root (network namespace, tap)")
+    b.prune_runs(keep=10)
     return b
 
 
