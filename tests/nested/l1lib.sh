@@ -4,6 +4,7 @@
 # come over 9p at /mnt/share.
 S=/mnt/share
 Q="$S/qemu/bin/qemu-system-x86_64 -L $S/qemu/fw"
+export QEMU_MODULE_DIR=$S/qemu/mod
 export LD_LIBRARY_PATH=$S/qemu/lib
 
 l1_mount() {

@@ -34,7 +34,7 @@ def share_dir(bench: Bench) -> Path:
     """QEMU (binary, libraries, firmware, modules) and the L2 images, for 9p."""
     share = CACHE / "share"
     q = share / "qemu"
-    if not (q / "bin/qemu-system-x86_64").exists():
+    if not (q / "fw/bios-256k.bin").exists():
         for d in ("bin", "lib", "fw", "mod"):
             (q / d).mkdir(parents=True, exist_ok=True)
         shutil.copy2("/usr/bin/qemu-system-x86_64", q / "bin")
@@ -42,6 +42,7 @@ def share_dir(bench: Bench) -> Path:
         for lib in set(re.findall(r"(/\S+\.so[.\d]*)", ldd)):
             shutil.copy2(os.path.realpath(lib), q / "lib" / os.path.basename(lib))
         _sh("cp", "-rL", "/usr/share/qemu/.", str(q / "fw"))
+        _sh("cp", "-rL", "/usr/share/seabios/.", str(q / "fw"))
         _sh("cp", "-rL", "/usr/lib/x86_64-linux-gnu/qemu/.", str(q / "mod"))
     l2 = share / "l2"
     l2.mkdir(parents=True, exist_ok=True)
@@ -50,6 +51,7 @@ def share_dir(bench: Bench) -> Path:
     shutil.rmtree(stage, ignore_errors=True)
     stage.mkdir(parents=True)
     shutil.copy2(HERE / "l2-init", stage / "init")
+    os.chmod(stage / "init", 0o755)
     extra = subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"], cwd=stage,
                            input=b"init\n", capture_output=True, check=True).stdout
     with open(l2 / "initrd.img.tmp", "wb") as f:
