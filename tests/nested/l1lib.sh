@@ -34,7 +34,7 @@ l1_bind() {
 hmp() {
 	p=$1; shift
 	(echo "$*"; sleep ${HMPWAIT:-1}) | nc 127.0.0.1 $p | tr -d '\r' |
-		sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -v -e '^(qemu)' -e 'QEMU .* monitor'
+		sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -v -e '^(qemu)' -e 'QEMU .* monitor'; true
 }
 
 # l2_start NAME VF IP MONPORT [extra qemu args]: one L2 VM in the background
