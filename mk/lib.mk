@@ -42,7 +42,8 @@ $(BUILD)/san/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/san/libc
 UNIT_BINS := $(addprefix $(BUILD)/plain/unit/,$(UNIT_NAME)) \
 	     $(addprefix $(BUILD)/san/unit/,$(UNIT_NAME))
 
-unit: $(UNIT_BINS)
+# `all` first: every buildable program (tools, benchmarks) must still build.
+unit: all $(UNIT_BINS)
 	@tests/unit/run.sh $(UNIT_BINS)
 TEST_SUITES += unit
 .PHONY: unit

@@ -13,7 +13,7 @@ struct hw {
 };
 
 /* Events between two samples stay below 2^32, as the driver guarantees. */
-static u32 burst(u64 *rnd)
+static u32 burst(uint64_t *rnd)
 {
 	switch (test_rand(rnd) % 4) {
 	case 0:
@@ -36,7 +36,7 @@ static u32 hw_read(struct hw *h)
 	return v;
 }
 
-static void run(u8 kind, u64 *rnd, u64 *wraps, u64 *migrations)
+static void run(u8 kind, uint64_t *rnd, u64 *wraps, u64 *migrations)
 {
 	struct hw h = { .kind = kind, .reg = (u32)test_rand(rnd) };
 	struct compsc_counter c;
@@ -66,7 +66,7 @@ static void run(u8 kind, u64 *rnd, u64 *wraps, u64 *migrations)
 
 int main(void)
 {
-	u64 rnd = test_seed("test_counter_prop");
+	uint64_t rnd = test_seed("test_counter_prop");
 	u64 wraps = 0, migrations = 0;
 
 	run(COMPSC_REG_COUNTER_RO, &rnd, &wraps, &migrations);

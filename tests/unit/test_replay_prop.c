@@ -58,7 +58,7 @@ static int same(const struct compsc_replay *l, const struct model *m)
 }
 
 /* One opset: applied to a scratch model without a capacity bound, kept if it fits. */
-static void opset(struct compsc_replay *l, struct model *m, u64 *rnd)
+static void opset(struct compsc_replay *l, struct model *m, uint64_t *rnd)
 {
 	struct model t = *m;
 	u32 ops = (u32)(test_rand(rnd) % (STAGE + 3)), staged = 0, i;
@@ -100,7 +100,7 @@ static void opset(struct compsc_replay *l, struct model *m, u64 *rnd)
 
 int main(void)
 {
-	u64 rnd = test_seed("test_replay_prop");
+	uint64_t rnd = test_seed("test_replay_prop");
 	struct compsc_replay l, a;
 	struct model m = { 0 };
 	int round, full = 0;

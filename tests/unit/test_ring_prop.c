@@ -25,7 +25,7 @@ static int desc_is(const unsigned char *d, u32 elem, u32 sw)
 	return !memcmp(d, want, elem);
 }
 
-static int ring_ok(const struct compsc_ring *r, u32 elem, u64 *rnd)
+static int ring_ok(const struct compsc_ring *r, u32 elem, uint64_t *rnd)
 {
 	u32 sw, h;
 
@@ -42,7 +42,7 @@ static int ring_ok(const struct compsc_ring *r, u32 elem, u64 *rnd)
 
 int main(void)
 {
-	u64 rnd = test_seed("test_ring_prop");
+	uint64_t rnd = test_seed("test_ring_prop");
 	int round, m, shifts = 0, npot = 0;
 
 	for (round = 0; round < 300 && !check_failures; round++) {

@@ -26,7 +26,7 @@ struct drv {
 static struct drv drvs[NDRV];
 static atomic_int stop_writers, stop_readers;
 static atomic_ullong violations, busy, enters, proc_timeouts;
-static u64 seed;
+static uint64_t seed;
 
 static void violation(const char *what)
 {
@@ -56,7 +56,7 @@ static void section(struct drv *d, int ret)
 static void *cpu_reader(void *arg)
 {
 	u32 cpu = (u32)(uintptr_t)arg;	/* == NCPU: beyond the slots, slot 0 */
-	u64 rnd = seed + cpu + 1;
+	uint64_t rnd = seed + cpu + 1;
 
 	while (!atomic_load(&stop_readers)) {
 		struct drv *d = &drvs[test_rand(&rnd) % NDRV];
@@ -77,7 +77,7 @@ static void *cpu_reader(void *arg)
 
 static void *proc_reader(void *arg)
 {
-	u64 rnd = seed + 100 + (uintptr_t)arg;
+	uint64_t rnd = seed + 100 + (uintptr_t)arg;
 
 	while (!atomic_load(&stop_readers)) {
 		struct drv *d = &drvs[test_rand(&rnd) % NDRV];
@@ -97,7 +97,7 @@ static void *proc_reader(void *arg)
 }
 
 /* Own the device for up to ~20 us, checking nobody is inside all along. */
-static void own(struct drv *d, u64 *rnd)
+static void own(struct drv *d, uint64_t *rnd)
 {
 	u64 t0 = sync_env_now(NULL), hold = test_rand(rnd) % 20000;
 
@@ -126,7 +126,7 @@ static void own(struct drv *d, u64 *rnd)
 
 static void *writer(void *arg)
 {
-	u64 rnd = seed + 200 + (uintptr_t)arg;
+	uint64_t rnd = seed + 200 + (uintptr_t)arg;
 
 	while (!atomic_load(&stop_writers)) {
 		struct drv *d = &drvs[test_rand(&rnd) % NDRV];

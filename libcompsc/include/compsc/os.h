@@ -33,11 +33,12 @@
  * libcompsc mixes with any userspace header that pulls it in too.
  */
 #include <linux/types.h>
-typedef uint8_t  u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t  s64;
+/* As in the kernel: u64 is __u64, so the two never disagree. */
+typedef __u8  u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s64 s64;
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "libcompsc userspace build supports little-endian hosts only"
