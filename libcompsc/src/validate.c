@@ -247,29 +247,57 @@ static int compsc_list_copy(const void *area, u32 len,
 	return (int)n;
 }
 
-int compsc_area_snapshot_regs(const void *area, u32 len,
-			      const struct compsc_policy *p,
-			      struct compsc_reg *out, u32 cap, u32 *bad)
-{
-	u32 dummy, i;
-	int n, err;
+typedef int (*compsc_judge_fn)(const struct compsc_policy *p,
+				  const void *entry);
 
-	bad = bad ? bad : &dummy;
-	*bad = NO_INDEX;
-	n = compsc_list_copy(area, len, p, 1, out, cap, bad);
+static int compsc_reg_entry(const struct compsc_policy *p, const void *e)
+{
+	return compsc_reg_check(p, e);
+}
+
+static int compsc_counter_entry(const struct compsc_policy *p, const void *e)
+{
+	return compsc_counter_check(p, e);
+}
+
+/*
+ * Judge the @n entries already copied into host memory at @out: each one
+ * alone, then all together (no two may overlap). Returns @n or the error,
+ * with *bad naming the entry.
+ */
+static int compsc_list_judge(const struct compsc_policy *p, const void *out,
+			     u32 stride, int n, compsc_judge_fn check,
+			     u32 *bad)
+{
+	u32 i;
+	int err;
+
 	for (i = 0; n > 0 && i < (u32)n; i++) {
-		err = compsc_reg_check(p, &out[i]);
+		err = check(p, (const u8 *)out + (size_t)i * stride);
 		if (err) {
 			*bad = i;
 			return err;
 		}
 	}
 	if (n > 0) {
-		err = compsc_overlap(out, sizeof(*out), (u32)n, bad);
+		err = compsc_overlap(out, stride, (u32)n, bad);
 		if (err)
 			return err;
 	}
 	return n;
+}
+
+int compsc_area_snapshot_regs(const void *area, u32 len,
+			      const struct compsc_policy *p,
+			      struct compsc_reg *out, u32 cap, u32 *bad)
+{
+	u32 dummy;
+	int n;
+
+	bad = bad ? bad : &dummy;
+	*bad = NO_INDEX;
+	n = compsc_list_copy(area, len, p, 1, out, cap, bad);
+	return compsc_list_judge(p, out, sizeof(*out), n, compsc_reg_entry, bad);
 }
 COMPSC_EXPORT(compsc_area_snapshot_regs);
 
@@ -278,24 +306,13 @@ int compsc_area_snapshot_counters(const void *area, u32 len,
 				  struct compsc_counter_desc *out, u32 cap,
 				  u32 *bad)
 {
-	u32 dummy, i;
-	int n, err;
+	u32 dummy;
+	int n;
 
 	bad = bad ? bad : &dummy;
 	*bad = NO_INDEX;
 	n = compsc_list_copy(area, len, p, 0, out, cap, bad);
-	for (i = 0; n > 0 && i < (u32)n; i++) {
-		err = compsc_counter_check(p, &out[i]);
-		if (err) {
-			*bad = i;
-			return err;
-		}
-	}
-	if (n > 0) {
-		err = compsc_overlap(out, sizeof(*out), (u32)n, bad);
-		if (err)
-			return err;
-	}
-	return n;
+	return compsc_list_judge(p, out, sizeof(*out), n, compsc_counter_entry,
+				 bad);
 }
 COMPSC_EXPORT(compsc_area_snapshot_counters);
