@@ -60,8 +60,18 @@ int cvf_init_dev(struct vfio_device *vdev)
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P;
 	vdev->mig_ops = &cvf_mig_ops;
-	if (cvf_dma_logging)
+	/*
+	 * The VFIO core reports the log through iova_bitmap, which only
+	 * exists with CONFIG_IOMMUFD_DRIVER (Debian's 6.12 has it off: every
+	 * DMA_LOGGING_REPORT then fails with -EOPNOTSUPP and QEMU aborts the
+	 * migration in ram_save_setup). Not offering log_ops there lets QEMU
+	 * fall back to treating all guest memory as dirty.
+	 */
+	if (cvf_dma_logging && IS_ENABLED(CONFIG_IOMMUFD_DRIVER))
 		vdev->log_ops = &cvf_log_ops;
+	else if (cvf_dma_logging)
+		pr_info_once(KBUILD_MODNAME
+			     ": no DMA logging, kernel built without IOMMUFD_DRIVER\n");
 	return vfio_pci_core_init_dev(vdev);
 }
 

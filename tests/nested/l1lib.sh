@@ -40,6 +40,8 @@ hmp() {
 # l2_start NAME VF IP MONPORT [extra qemu args]: one L2 VM in the background
 l2_start() {
 	name=$1 vf=$2 ip=$3 port=$4; shift 4
+	# a previous VM's log would satisfy wait_l2_up before QEMU truncates it
+	rm -f /run/$name.log /run/$name.qemu
 	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
 		-kernel $S/l2/vmlinuz -initrd $S/l2/initrd.img \
 		-append "console=ttyS0 quiet panic=-1 l2ip=$ip" \

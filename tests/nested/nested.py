@@ -24,6 +24,10 @@ L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p
               "drivers/vfio/pci/vfio-pci"]
 SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
 L2_IP = vf_ip(0)
+# Debian's 6.12 has no CONFIG_IOMMUFD_DRIVER, so no VFIO DMA logging report:
+# QEMU counts all guest RAM dirty and converges only when told the link is
+# fast enough to move it all in the downtime budget (in effect stop-and-copy).
+ALL_DIRTY = ("downtime-limit 1000", "avail-switchover-bandwidth 1000")
 
 
 def _sh(*argv, **kw):
@@ -109,6 +113,12 @@ class L1(VM):
 
     def hmp(self, port: int, cmd: str, wait: float = 1) -> str:
         return self.sh(f"HMPWAIT={wait} hmp {port} {cmd!r}").out
+
+    def l2_stop(self, *names: str) -> None:
+        """Kill the named L2 QEMUs (the next test starts its own)."""
+        for n in names:
+            self.sh(f"[ -f /run/{n}.pid ] && kill $(cat /run/{n}.pid); rm -f /run/{n}.pid; true")
+        time.sleep(2)
 
     def l2_start(self, name: str, vf: str, port: int, extra: str = "") -> None:
         self.sh(f"l2_start {name} {vf} {L2_IP} {port} {extra}")

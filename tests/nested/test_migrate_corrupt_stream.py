@@ -1,5 +1,7 @@
 """A device state spoilt on the way is refused by the destination's variant driver during QEMU's load; the migration fails and the source L2 keeps its device and its state (no restore, no reset)."""
-from nested import DST_PORT, L2_IP, SRC_PORT
+import time
+
+from nested import ALL_DIRTY, DST_PORT, L2_IP, SRC_PORT
 
 
 def test_migrate_corrupt_stream(l1, peer):
@@ -8,13 +10,12 @@ def test_migrate_corrupt_stream(l1, peer):
     l1.wait_l2_up("src")
     before = l1.l2_stats("src")[-1]
     l1.sh("echo 1 > /sys/module/compsc_vfio/parameters/fault_corrupt")
-    res = l1.migrate(params=["downtime-limit 2000"])
+    res = l1.migrate(params=ALL_DIRTY)
     assert res["status"] == "failed", res["info"]
     dmesg = l1.sh("dmesg").out
     assert "stream refused" in dmesg or "foreign or corrupt" in dmesg, dmesg[-3000:]
     assert "running" in l1.hmp(SRC_PORT, "info status")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    import time
     time.sleep(5)
     after = l1.l2_stats("src")[-1]
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)

@@ -1,7 +1,7 @@
 """QEMU migrates an L2 from VF0 to VF1 under ping traffic; the guest restores through CompSC (not its reset path), its counters continue and its rings were shifted."""
 import time
 
-from nested import DST_PORT, L2_IP, SRC_PORT
+from nested import ALL_DIRTY, DST_PORT, L2_IP, SRC_PORT
 
 
 def _last(stats, key):
@@ -11,7 +11,7 @@ def _last(stats, key):
 
 def test_migrate_state_carried(l1, peer):
     l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:4444")
+    l1.l2_start("dst", l1.vf1, DST_PORT, "-incoming tcp:127.0.0.1:4444")
     l1.wait_l2_up("src")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     time.sleep(3)
@@ -20,7 +20,7 @@ def test_migrate_state_carried(l1, peer):
     restores0 = _last(before, "compsc_restores")
     resets0 = _last(before, "compsc_resets")
     with peer.ping_stream(L2_IP, interval=0.1):
-        res = l1.migrate(params=["downtime-limit 2000"])
+        res = l1.migrate(params=ALL_DIRTY)
         assert res["status"] == "completed", res["info"]
         # the source host goes away: its VF no longer owns the guest's MAC
         l1.sh("ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') vf 0 mac 02:00:00:00:00:99")
