@@ -8,7 +8,7 @@ def test_migrate_cancel(l1, peer):
     l1.l2_start("src", l1.vf0, SRC_PORT)
     l1.l2_start("dst", l1.vf1, DST_PORT, "-incoming tcp:127.0.0.1:4444")
     l1.wait_l2_up("src")
-    before = l1.l2_stats("src")[-1]
+    before = l1.wait_l2_stat("src", "compsc_restores")[-1]
     l1.hmp(SRC_PORT, "migrate_set_parameter max-bandwidth 8M")
     l1.hmp(SRC_PORT, "migrate -d tcp:127.0.0.1:4444")
     time.sleep(3)

@@ -8,7 +8,7 @@ def test_migrate_corrupt_stream(l1, peer):
     l1.l2_start("src", l1.vf0, SRC_PORT)
     l1.l2_start("dst", l1.vf1, DST_PORT, "-incoming tcp:127.0.0.1:4444")
     l1.wait_l2_up("src")
-    before = l1.l2_stats("src")[-1]
+    before = l1.wait_l2_stat("src", "compsc_restores")[-1]
     l1.sh("echo 1 > /sys/module/compsc_vfio/parameters/fault_corrupt")
     res = l1.migrate_retaking()
     assert res["status"] == "failed", res["info"]

@@ -15,8 +15,7 @@ def test_migrate_state_carried(l1, peer):
     l1.l2_start("dst", l1.vf1, DST_PORT, "-incoming tcp:127.0.0.1:4444")
     l1.wait_l2_up("src")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    time.sleep(3)
-    before = l1.l2_stats("src")
+    before = l1.wait_l2_stat("src", "compsc_restores")
     rx0 = _last(before, "rx_packets")
     restores0 = _last(before, "compsc_restores")
     resets0 = _last(before, "compsc_resets")
