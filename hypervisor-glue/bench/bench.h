@@ -120,7 +120,6 @@ void __iomem *bench_bar_map(struct pci_dev *pdev);
 void bench_bar_unmap(struct pci_dev *pdev, void __iomem *bar);
 void bench_queues_stop(void __iomem *bar, u32 *saved);
 void bench_queues_restart(void __iomem *bar, const u32 *saved);
-u32 bench_reg_read(void __iomem *bar, const u32 *qsaved, u32 offset);
 int bench_reset(struct pci_dev *pdev, enum bench_reset how,
 		struct bench_result *res);
 void bench_kick_guest(struct pci_dev *pdev);

@@ -124,17 +124,6 @@ void bench_queues_restart(void __iomem *bar, const u32 *saved)
 	readl(bar + COMPSC_82576VF_STATUS);
 }
 
-/* A listed register; queue controls as they were before the stop. */
-u32 bench_reg_read(void __iomem *bar, const u32 *qsaved, u32 offset)
-{
-	u32 i;
-
-	for (i = 0; i < COMPSC_82576VF_NR_QCTL; i++)
-		if (offset == compsc_82576vf_qctl[i])
-			return qsaved[i];
-	return readl(bar + offset);
-}
-
 /*
  * Function-level reset with the config space saved and restored around it,
  * as QEMU/VFIO restore a VF's config space (MSI-X, BARs, command register)

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <compsc/dev_82576vf.h>
+#include <compsc/host.h>
 #include "bench.h"
 
 struct bench_mig {
@@ -32,10 +33,7 @@ struct bench_mig {
 	bool has_pf;		/* the PF exported pf_state */
 	struct compsc_pf_vf_state pf_state;
 	u32 qsaved[COMPSC_82576VF_NR_QCTL];
-	u32 nr_regs;
-	u32 nr_ctrs;
-	struct compsc_reg regs[COMPSC_MAX_REGS];
-	struct compsc_counter_desc ctrs[COMPSC_MAX_COUNTERS];
+	struct compsc_host_lists lists;	/* checked copies */
 	struct compsc_rec_reg rec_regs[COMPSC_MAX_REGS];
 	struct compsc_rec_counter rec_ctrs[COMPSC_MAX_COUNTERS];
 };
@@ -82,25 +80,11 @@ static int bench_lists(struct bench_mig *m)
 	u32 bad = 0;
 	int n;
 
-	n = compsc_area_snapshot_regs(a->va, a->size, p, m->regs,
-				      COMPSC_MAX_REGS, &bad);
-	if (n < 0)
+	n = compsc_host_lists_get(a->va, a->size, &a->hdr, p, &m->lists, &bad);
+	if (n)
 		goto refused;
-	m->nr_regs = n;
-	n = compsc_area_snapshot_counters(a->va, a->size, p, m->ctrs,
-					  COMPSC_MAX_COUNTERS, &bad);
-	if (n < 0)
-		goto refused;
-	m->nr_ctrs = n;
-	/* the guest may have changed its header since we copied it */
-	if (m->nr_regs > le16_to_cpu(a->hdr.reg_max) ||
-	    m->nr_ctrs > le16_to_cpu(a->hdr.counter_max)) {
-		snprintf(m->res->msg, sizeof(m->res->msg),
-			 "area header changed while it was checked");
-		return -EINVAL;
-	}
-	m->res->nr_regs = m->nr_regs;
-	m->res->nr_counters = m->nr_ctrs;
+	m->res->nr_regs = m->lists.nr_regs;
+	m->res->nr_counters = m->lists.nr_ctrs;
 	return 0;
 refused:
 	snprintf(m->res->msg, sizeof(m->res->msg),
@@ -140,52 +124,32 @@ static int bench_take(struct bench_mig *m)
 /* Registers (queues stopped first, so heads stay put) and counters. */
 static void bench_read_state(struct bench_mig *m)
 {
-	struct compsc_counter_desc *live = bench_sec(m, m->area.hdr.counter_off);
-	u32 i, off;
+	const struct compsc_host_override qctl = {
+		.offset = compsc_82576vf_qctl,
+		.value = m->qsaved,
+		.nr = COMPSC_82576VF_NR_QCTL,
+	};
 
 	bench_queues_stop(m->bar, m->qsaved);
-	for (i = 0; i < m->nr_regs; i++) {
-		off = le32_to_cpu(m->regs[i].offset);
-		memcpy(&m->rec_regs[i], &m->regs[i], sizeof(m->regs[i]));
-		m->rec_regs[i].value =
-			cpu_to_le64(bench_reg_read(m->bar, m->qsaved, off));
-	}
-	for (i = 0; i < m->nr_ctrs; i++) {
-		off = le32_to_cpu(m->ctrs[i].offset);
-		memcpy(&m->rec_ctrs[i], &m->ctrs[i], sizeof(struct compsc_reg));
-		m->rec_ctrs[i].rsvd = 0;
-		m->rec_ctrs[i].hw_final = cpu_to_le32(readl(m->bar + off));
-		m->rec_ctrs[i].total = READ_ONCE(live[i].total);
-	}
+	compsc_host_read_state(m->area.va, &m->area.hdr, &m->lists, m->bar,
+			       &qctl, m->rec_regs, m->rec_ctrs);
 }
 
 /*
- * The replay log packed for the stream (compsc_replay_pack(): only the
- * bytes in use). The guest may rewrite its log at any moment, so it is
- * copied first and checked on the copy. *@len is 0 when the driver never
- * formatted one (header still all zero). On success the caller kvfree()s
- * *@buf.
+ * The replay log packed for the stream: *@len is 0 when the driver never
+ * formatted one. On success the caller kvfree()s *@buf.
  */
 static int bench_replay_pack(struct bench_mig *m, u8 **buf, u32 *len)
 {
 	u32 room = le32_to_cpu(m->area.hdr.replay_len);
-	struct compsc_replay log;
-	int ret = 0;
-	u8 *copy;
+	int ret;
 
 	*len = 0;
-	/* packed is never bigger than raw: output, then the copy */
-	*buf = kvmalloc(2 * (size_t)room, GFP_KERNEL);
+	*buf = kvmalloc(2 * (size_t)room + 1, GFP_KERNEL);
 	if (!*buf)
 		return -ENOMEM;
-	copy = *buf + room;
-	memcpy(copy, bench_sec(m, m->area.hdr.replay_off), room);
-	if (room < sizeof(struct compsc_replay_hdr) ||
-	    !memchr_inv(copy, 0, sizeof(struct compsc_replay_hdr)))
-		return 0;
-	ret = compsc_replay_attach(&log, copy, room, NULL, 0);
-	if (!ret)
-		ret = compsc_replay_pack(&log, *buf, room);
+	ret = compsc_host_pack_replay(m->area.va, &m->area.hdr, *buf,
+				      *buf + room);
 	if (ret < 0) {
 		kvfree(*buf);
 		snprintf(m->res->msg, sizeof(m->res->msg),
@@ -220,12 +184,12 @@ static int bench_build_stream(struct bench_mig *m)
 	bench_ident(bv->pdev, &id);
 	bv->stream_len = 0;
 	compsc_stream_begin(&w, bv->stream, BENCH_STREAM_MAX, &id);
-	if (m->nr_regs)
+	if (m->lists.nr_regs)
 		compsc_stream_add(&w, COMPSC_REC_REGS, mand, m->rec_regs,
-				  m->nr_regs * sizeof(m->rec_regs[0]));
-	if (m->nr_ctrs)
+				  m->lists.nr_regs * sizeof(m->rec_regs[0]));
+	if (m->lists.nr_ctrs)
 		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, m->rec_ctrs,
-				  m->nr_ctrs * sizeof(m->rec_ctrs[0]));
+				  m->lists.nr_ctrs * sizeof(m->rec_ctrs[0]));
 	if (rlen)
 		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand, drv, rlen);
 	if (m->has_pf)
@@ -246,36 +210,6 @@ static int bench_build_stream(struct bench_mig *m)
 
 /* ---- destination side ------------------------------------------------- */
 
-static bool bench_same_reg(const void *rec, const void *ent)
-{
-	const struct compsc_reg *a = rec, *b = ent;
-
-	return a->offset == b->offset && a->bar == b->bar &&
-	       a->width == b->width && a->kind == b->kind;
-}
-
-/* Every stream entry must name the area's entry at the same index. */
-static bool bench_stream_matches(struct bench_mig *m)
-{
-	const struct compsc_stream_rec *rr = &m->view.rec[COMPSC_REC_REGS];
-	const struct compsc_stream_rec *rc = &m->view.rec[COMPSC_REC_COUNTERS];
-	u32 i;
-
-	if (rr->len != m->nr_regs * sizeof(struct compsc_rec_reg) ||
-	    rc->len != m->nr_ctrs * sizeof(struct compsc_rec_counter))
-		return false;
-	for (i = 0; i < m->nr_regs; i++)
-		if (!bench_same_reg(rr->data + i * sizeof(struct compsc_rec_reg),
-				    &m->regs[i]))
-			return false;
-	for (i = 0; i < m->nr_ctrs; i++)
-		if (!bench_same_reg(rc->data +
-				    i * sizeof(struct compsc_rec_counter),
-				    &m->ctrs[i]))
-			return false;
-	return true;
-}
-
 /*
  * Parse the stream strictly, as the destination host would receive it, and
  * match it against the area, all before the source's device is reset.
@@ -295,39 +229,12 @@ static int bench_parse_stream(struct bench_mig *m)
 			 m->view.err_offset, compsc_strerror(err));
 		return compsc_errno(err);
 	}
-	if (!bench_stream_matches(m)) {
+	if (!compsc_host_matches(&m->lists, &m->view)) {
 		snprintf(m->res->msg, sizeof(m->res->msg),
 			 "stream does not match the area's lists");
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/*
- * Write the saved values and counter finals into the area (the stream was
- * matched against the lists already). The replay log needs no copy: in the
- * bench the guest's memory, log included, is already where it belongs.
- */
-static void bench_apply_stream(struct bench_mig *m)
-{
-	const struct compsc_stream_rec *rr = &m->view.rec[COMPSC_REC_REGS];
-	const struct compsc_stream_rec *rc = &m->view.rec[COMPSC_REC_COUNTERS];
-	struct compsc_counter_desc *live = bench_sec(m, m->area.hdr.counter_off);
-	__le64 *saved = bench_sec(m, m->area.hdr.saved_off);
-	struct compsc_rec_counter c;
-	struct compsc_rec_reg r;
-	u32 i;
-
-	for (i = 0; i < m->nr_regs; i++) {
-		memcpy(&r, rr->data + i * sizeof(r), sizeof(r));
-		WRITE_ONCE(saved[i], r.value);
-	}
-	for (i = 0; i < m->nr_ctrs; i++) {
-		memcpy(&c, rc->data + i * sizeof(c), sizeof(c));
-		WRITE_ONCE(live[i].hw_final, c.hw_final);
-		smp_wmb();	/* hw_final before the flag that makes it valid */
-		WRITE_ONCE(live[i].flags, live[i].flags | COMPSC_CTR_F_SAVED);
-	}
 }
 
 /* ---- the PF section --------------------------------------------------- */
@@ -418,7 +325,11 @@ static int bench_finish(struct bench_mig *m)
 	err = bench_load_pf(m, true);
 	if (err)
 		return err;
-	bench_apply_stream(m);
+	/*
+	 * The replay log needs no copy: in the bench the guest's memory, log
+	 * included, is already where it belongs.
+	 */
+	compsc_host_apply(m->area.va, &m->area.hdr, &m->lists, &m->view);
 	bench_blackout(m);
 	WRITE_ONCE(m->ctl->host_status, 0);
 	compsc_writer_release(m->ctl);

@@ -52,22 +52,9 @@ static int cvf_area_validate(struct cvf_dev *cvf, struct cvf_area *a)
 	n = compsc_area_check(&a->hdr, a->size);
 	if (n)
 		goto refused;
-	n = compsc_area_snapshot_regs(a->va, a->size, p, a->regs,
-				      COMPSC_MAX_REGS, &bad);
-	if (n < 0)
+	n = compsc_host_lists_get(a->va, a->size, &a->hdr, p, &a->lists, &bad);
+	if (n)
 		goto refused;
-	a->nr_regs = n;
-	n = compsc_area_snapshot_counters(a->va, a->size, p, a->ctrs,
-					  COMPSC_MAX_COUNTERS, &bad);
-	if (n < 0)
-		goto refused;
-	a->nr_ctrs = n;
-	/* the guest may have rewritten its header meanwhile */
-	if (a->nr_regs > le16_to_cpu(a->hdr.reg_max) ||
-	    a->nr_ctrs > le16_to_cpu(a->hdr.counter_max)) {
-		n = -COMPSC_EAREA_LAYOUT;
-		goto refused;
-	}
 	return 0;
 refused:
 	dev_warn(&cvf_pdev(cvf)->dev, "guest area refused (entry %d): %s\n",

@@ -14,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/vfio_pci_core.h>
 #include <compsc/compsc.h>
+#include <compsc/host.h>
 
 #define CVF_AREA_PAGES	(COMPSC_AREA_MAX_SIZE / PAGE_SIZE + 1)
 #define CVF_ENV_MAGIC	0x56435343u	/* "CSCV": this driver's envelope */
@@ -54,10 +55,7 @@ struct cvf_area {
 	void *map;		/* vmap of the pages */
 	void *va;		/* the area inside the mapping */
 	struct compsc_area_hdr hdr;	/* checked host copy of the header */
-	u32 nr_regs;
-	u32 nr_ctrs;
-	struct compsc_reg regs[COMPSC_MAX_REGS];	/* checked copies */
-	struct compsc_counter_desc ctrs[COMPSC_MAX_COUNTERS];
+	struct compsc_host_lists lists;	/* checked copies */
 };
 
 /* A save or load file handed to QEMU. */
@@ -149,7 +147,6 @@ void __iomem *cvf_bar_map(struct cvf_dev *cvf);
 void cvf_bar_unmap(struct cvf_dev *cvf);
 void cvf_queues_stop(void __iomem *bar, u32 *saved);
 void cvf_queues_restart(void __iomem *bar, const u32 *saved);
-u32 cvf_reg_read(void __iomem *bar, const u32 *qsaved, u32 offset);
 void cvf_kick(void __iomem *bar, bool unmask);
 u32 cvf_ring_spans(void __iomem *bar, u64 *base, u64 *len, u32 max);
 

@@ -73,17 +73,6 @@ void cvf_queues_restart(void __iomem *bar, const u32 *saved)
 	readl(bar + COMPSC_82576VF_STATUS);
 }
 
-/* A listed register; the queue controls as they were before the stop. */
-u32 cvf_reg_read(void __iomem *bar, const u32 *qsaved, u32 offset)
-{
-	u32 i;
-
-	for (i = 0; i < COMPSC_82576VF_NR_QCTL; i++)
-		if (offset == compsc_82576vf_qctl[i])
-			return qsaved[i];
-	return readl(bar + offset);
-}
-
 /*
  * Make the VF raise its interrupts, so the guest driver enters its read
  * side (and restores) now rather than at its next timer. The device does

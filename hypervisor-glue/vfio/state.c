@@ -154,47 +154,27 @@ struct cvf_save {
 /* Listed registers (queue controls as before the stop) and counters. */
 static void cvf_read_state(struct cvf_dev *cvf, struct cvf_save *s)
 {
+	const struct compsc_host_override qctl = {
+		.offset = compsc_82576vf_qctl,
+		.value = cvf->qsaved,
+		.nr = COMPSC_82576VF_NR_QCTL,
+	};
 	struct cvf_area *a = cvf->area;
-	struct compsc_counter_desc *live = cvf_area_sec(a, a->hdr.counter_off);
-	u32 i, off;
 
-	for (i = 0; i < a->nr_regs; i++) {
-		off = le32_to_cpu(a->regs[i].offset);
-		memcpy(&s->regs[i], &a->regs[i], sizeof(a->regs[i]));
-		s->regs[i].value =
-			cpu_to_le64(cvf_reg_read(cvf->bar, cvf->qsaved, off));
-	}
-	for (i = 0; i < a->nr_ctrs; i++) {
-		off = le32_to_cpu(a->ctrs[i].offset);
-		memcpy(&s->ctrs[i], &a->ctrs[i], sizeof(struct compsc_reg));
-		s->ctrs[i].rsvd = 0;
-		s->ctrs[i].hw_final = cpu_to_le32(readl(cvf->bar + off));
-		s->ctrs[i].total = READ_ONCE(live[i].total);
-	}
+	compsc_host_read_state(a->va, &a->hdr, &a->lists, cvf->bar, &qctl,
+			       s->regs, s->ctrs);
 }
 
-/*
- * The replay log, copied out of guest memory first (the guest may scribble
- * on it), checked on the copy and packed. No log formatted yet: 0 bytes.
- */
+/* The replay log, checked on a copy and packed (0 bytes: none formatted). */
 static int cvf_pack_replay(struct cvf_area *a, struct cvf_save *s)
 {
 	u32 room = le32_to_cpu(a->hdr.replay_len);
-	struct compsc_replay log;
-	u8 *copy;
 	int ret;
 
 	s->drv = kvmalloc(2 * (size_t)room + 1, GFP_KERNEL);
 	if (!s->drv)
 		return -ENOMEM;
-	copy = s->drv + room;
-	memcpy(copy, cvf_area_sec(a, a->hdr.replay_off), room);
-	if (room < sizeof(struct compsc_replay_hdr) ||
-	    !memchr_inv(copy, 0, sizeof(struct compsc_replay_hdr)))
-		return 0;
-	ret = compsc_replay_attach(&log, copy, room, NULL, 0);
-	if (!ret)
-		ret = compsc_replay_pack(&log, s->drv, room);
+	ret = compsc_host_pack_replay(a->va, &a->hdr, s->drv, s->drv + room);
 	if (ret < 0)
 		return compsc_errno(ret);
 	s->drv_len = ret;
@@ -212,12 +192,12 @@ static int cvf_build(struct cvf_dev *cvf, struct cvf_save *s, u8 *out)
 
 	cvf_ident(cvf_pdev(cvf), &id);
 	compsc_stream_begin(&w, out + sizeof(*env), CVF_STREAM_MAX, &id);
-	if (a->nr_regs)
+	if (a->lists.nr_regs)
 		compsc_stream_add(&w, COMPSC_REC_REGS, mand, s->regs,
-				  a->nr_regs * sizeof(s->regs[0]));
-	if (a->nr_ctrs)
+				  a->lists.nr_regs * sizeof(s->regs[0]));
+	if (a->lists.nr_ctrs)
 		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, s->ctrs,
-				  a->nr_ctrs * sizeof(s->ctrs[0]));
+				  a->lists.nr_ctrs * sizeof(s->ctrs[0]));
 	if (s->drv_len)
 		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand, s->drv,
 				  s->drv_len);
@@ -297,43 +277,13 @@ size_t cvf_data_size(struct cvf_dev *cvf)
 		       sizeof(struct compsc_rec_hdr) + sizeof(struct compsc_rec_end);
 	return sizeof(struct cvf_env) + sizeof(struct compsc_stream_hdr) +
 	       5 * sizeof(struct compsc_rec_hdr) +
-	       a->nr_regs * sizeof(struct compsc_rec_reg) +
-	       a->nr_ctrs * sizeof(struct compsc_rec_counter) +
+	       a->lists.nr_regs * sizeof(struct compsc_rec_reg) +
+	       a->lists.nr_ctrs * sizeof(struct compsc_rec_counter) +
 	       sizeof(struct compsc_pf_vf_state) +
 	       le32_to_cpu(a->hdr.replay_len) + sizeof(struct compsc_rec_end);
 }
 
 /* ---- destination: check and hand over ---------------------------------- */
-
-static bool cvf_same_reg(const void *rec, const void *ent)
-{
-	const struct compsc_reg *a = rec, *b = ent;
-
-	return a->offset == b->offset && a->bar == b->bar &&
-	       a->width == b->width && a->kind == b->kind;
-}
-
-/* Every stream entry names the destination area's entry at its index. */
-static bool cvf_matches(const struct compsc_stream_view *v,
-			const struct cvf_area *a)
-{
-	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
-	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
-	u32 i;
-
-	if (rr->len != a->nr_regs * sizeof(struct compsc_rec_reg) ||
-	    rc->len != a->nr_ctrs * sizeof(struct compsc_rec_counter))
-		return false;
-	for (i = 0; i < a->nr_regs; i++)
-		if (!cvf_same_reg(rr->data + i * sizeof(struct compsc_rec_reg),
-				  &a->regs[i]))
-			return false;
-	for (i = 0; i < a->nr_ctrs; i++)
-		if (!cvf_same_reg(rc->data + i * sizeof(struct compsc_rec_counter),
-				  &a->ctrs[i]))
-			return false;
-	return true;
-}
 
 /* Envelope and stream, strictly. @v points into @buf afterwards. */
 static int cvf_parse(struct cvf_dev *cvf, const u8 *buf, size_t len,
@@ -379,7 +329,7 @@ static struct cvf_area *cvf_load_area(struct cvf_dev *cvf, const u8 *buf,
 	a = cvf_area_get(cvf, gpa, size);
 	if (IS_ERR(a))
 		return a;
-	if (!cvf_matches(v, a)) {
+	if (!compsc_host_matches(&a->lists, v)) {
 		dev_err(&cvf_pdev(cvf)->dev,
 			"stream does not match the guest's area\n");
 		cvf_area_put(cvf, a);
@@ -419,29 +369,6 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 	return err;
 }
 
-/* Saved values and counter finals into the area. */
-static void cvf_apply(struct cvf_area *a, const struct compsc_stream_view *v)
-{
-	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
-	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
-	struct compsc_counter_desc *live = cvf_area_sec(a, a->hdr.counter_off);
-	__le64 *saved = cvf_area_sec(a, a->hdr.saved_off);
-	struct compsc_rec_counter c;
-	struct compsc_rec_reg r;
-	u32 i;
-
-	for (i = 0; i < a->nr_regs; i++) {
-		memcpy(&r, rr->data + i * sizeof(r), sizeof(r));
-		WRITE_ONCE(saved[i], r.value);
-	}
-	for (i = 0; i < a->nr_ctrs; i++) {
-		memcpy(&c, rc->data + i * sizeof(c), sizeof(c));
-		WRITE_ONCE(live[i].hw_final, c.hw_final);
-		smp_wmb();	/* hw_final before the flag that makes it valid */
-		WRITE_ONCE(live[i].flags, live[i].flags | COMPSC_CTR_F_SAVED);
-	}
-}
-
 /**
  * cvf_give() - RUNNING_P2P -> RUNNING on the destination: the loaded state
  * goes into the area, the PF takes the VF-in-PF state, the version is
@@ -466,7 +393,7 @@ int cvf_give(struct cvf_dev *cvf)
 	err = -ENOMEM;
 	if (!cvf_bar_map(cvf))
 		goto out;
-	cvf_apply(a, &cvf->view);
+	compsc_host_apply(a->va, &a->hdr, &a->lists, &cvf->view);
 	ctl = cvf_area_sec(a, a->hdr.ctl_off);
 	WRITE_ONCE(ctl->host_status, 0);
 	compsc_writer_release(ctl);

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host side of a migration shared by the VFIO variant driver and the bench
+ * stand-in (see compsc/host.h): one implementation of what a hypervisor
+ * does with the guest's area, whatever moves the stream.
+ */
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <compsc/host.h>
+
+/**
+ * compsc_host_lists_get() - copy and check the area's lists
+ * @va: the area; @size: its size; @hdr: its checked header copy
+ * @p: the device's register policy
+ * @l: filled with the checked copies
+ * @bad: the refused entry, or U32_MAX
+ *
+ * Return: 0 or -COMPSC_E* (the guest changed its header meanwhile:
+ * -COMPSC_EAREA_LAYOUT).
+ */
+int compsc_host_lists_get(const void *va, u32 size,
+			  const struct compsc_area_hdr *hdr,
+			  const struct compsc_policy *p,
+			  struct compsc_host_lists *l, u32 *bad)
+{
+	int n;
+
+	*bad = U32_MAX;
+	n = compsc_area_snapshot_regs(va, size, p, l->regs, COMPSC_MAX_REGS,
+				      bad);
+	if (n < 0)
+		return n;
+	l->nr_regs = n;
+	n = compsc_area_snapshot_counters(va, size, p, l->ctrs,
+					  COMPSC_MAX_COUNTERS, bad);
+	if (n < 0)
+		return n;
+	l->nr_ctrs = n;
+	/* the snapshot read the live header: it must fit the checked copy */
+	if (l->nr_regs > le16_to_cpu(hdr->reg_max) ||
+	    l->nr_ctrs > le16_to_cpu(hdr->counter_max))
+		return -COMPSC_EAREA_LAYOUT;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(compsc_host_lists_get);
+
+static u32 compsc_host_reg(void __iomem *bar,
+			   const struct compsc_host_override *ovr, u32 off)
+{
+	u32 i;
+
+	for (i = 0; ovr && i < ovr->nr; i++)
+		if (off == ovr->offset[i])
+			return ovr->value[i];
+	return readl(bar + off);
+}
+
+/**
+ * compsc_host_read_state() - the listed registers and counters, as records
+ * @va: the area; @hdr: its checked header copy; @l: its checked lists
+ * @bar: the VF's register BAR, device held by the host
+ * @ovr: registers to report from saved values instead (may be NULL)
+ * @regs: @l->nr_regs records out; @ctrs: @l->nr_ctrs records out
+ */
+void compsc_host_read_state(void *va, const struct compsc_area_hdr *hdr,
+			    const struct compsc_host_lists *l,
+			    void __iomem *bar,
+			    const struct compsc_host_override *ovr,
+			    struct compsc_rec_reg *regs,
+			    struct compsc_rec_counter *ctrs)
+{
+	struct compsc_counter_desc *live = compsc_host_sec(va, hdr->counter_off);
+	u32 i, off;
+
+	for (i = 0; i < l->nr_regs; i++) {
+		off = le32_to_cpu(l->regs[i].offset);
+		memcpy(&regs[i], &l->regs[i], sizeof(l->regs[i]));
+		regs[i].value = cpu_to_le64(compsc_host_reg(bar, ovr, off));
+	}
+	for (i = 0; i < l->nr_ctrs; i++) {
+		off = le32_to_cpu(l->ctrs[i].offset);
+		memcpy(&ctrs[i], &l->ctrs[i], sizeof(struct compsc_reg));
+		ctrs[i].rsvd = 0;
+		ctrs[i].hw_final = cpu_to_le32(readl(bar + off));
+		ctrs[i].total = READ_ONCE(live[i].total);
+	}
+}
+EXPORT_SYMBOL_GPL(compsc_host_read_state);
+
+/**
+ * compsc_host_pack_replay() - the replay log, packed for the stream
+ * @va: the area; @hdr: its checked header copy
+ * @out: hdr->replay_len bytes for the packed log
+ * @scratch: hdr->replay_len bytes: the guest may rewrite its log at any
+ *	moment, so it is copied here and checked on the copy
+ *
+ * Return: the packed length (0: the driver never formatted a log) or
+ * -COMPSC_E*.
+ */
+int compsc_host_pack_replay(void *va, const struct compsc_area_hdr *hdr,
+			    u8 *out, u8 *scratch)
+{
+	u32 room = le32_to_cpu(hdr->replay_len);
+	struct compsc_replay log;
+	int ret;
+
+	memcpy(scratch, compsc_host_sec(va, hdr->replay_off), room);
+	if (room < sizeof(struct compsc_replay_hdr) ||
+	    !memchr_inv(scratch, 0, sizeof(struct compsc_replay_hdr)))
+		return 0;
+	ret = compsc_replay_attach(&log, scratch, room, NULL, 0);
+	if (ret)
+		return ret;
+	return compsc_replay_pack(&log, out, room);
+}
+EXPORT_SYMBOL_GPL(compsc_host_pack_replay);
+
+static bool compsc_host_same_reg(const void *rec, const void *ent)
+{
+	const struct compsc_reg *a = rec, *b = ent;
+
+	return a->offset == b->offset && a->bar == b->bar &&
+	       a->width == b->width && a->kind == b->kind;
+}
+
+/**
+ * compsc_host_matches() - does every stream entry name the area's entry
+ * at the same index?
+ * @l: the destination area's checked lists; @v: a parsed stream
+ */
+bool compsc_host_matches(const struct compsc_host_lists *l,
+			 const struct compsc_stream_view *v)
+{
+	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
+	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
+	u32 i;
+
+	if (rr->len != l->nr_regs * sizeof(struct compsc_rec_reg) ||
+	    rc->len != l->nr_ctrs * sizeof(struct compsc_rec_counter))
+		return false;
+	for (i = 0; i < l->nr_regs; i++)
+		if (!compsc_host_same_reg(rr->data +
+					  i * sizeof(struct compsc_rec_reg),
+					  &l->regs[i]))
+			return false;
+	for (i = 0; i < l->nr_ctrs; i++)
+		if (!compsc_host_same_reg(rc->data +
+					  i * sizeof(struct compsc_rec_counter),
+					  &l->ctrs[i]))
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_GPL(compsc_host_matches);
+
+/**
+ * compsc_host_apply() - saved values and counter finals into the area
+ * @va: the area; @hdr: its checked header copy; @l: its checked lists
+ * @v: a parsed stream that compsc_host_matches() accepted
+ */
+void compsc_host_apply(void *va, const struct compsc_area_hdr *hdr,
+		       const struct compsc_host_lists *l,
+		       const struct compsc_stream_view *v)
+{
+	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
+	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
+	struct compsc_counter_desc *live = compsc_host_sec(va, hdr->counter_off);
+	__le64 *saved = compsc_host_sec(va, hdr->saved_off);
+	struct compsc_rec_counter c;
+	struct compsc_rec_reg r;
+	u32 i;
+
+	for (i = 0; i < l->nr_regs; i++) {
+		memcpy(&r, rr->data + i * sizeof(r), sizeof(r));
+		WRITE_ONCE(saved[i], r.value);
+	}
+	for (i = 0; i < l->nr_ctrs; i++) {
+		memcpy(&c, rc->data + i * sizeof(c), sizeof(c));
+		WRITE_ONCE(live[i].hw_final, c.hw_final);
+		smp_wmb();	/* hw_final before the flag that makes it valid */
+		WRITE_ONCE(live[i].flags, live[i].flags | COMPSC_CTR_F_SAVED);
+	}
+}
+EXPORT_SYMBOL_GPL(compsc_host_apply);
