@@ -190,28 +190,42 @@ void stream_text(const struct compsc_stream_view *v, const char *file,
 
 /* ------------------------------------------------------------ JSON */
 
+/* The columns every register-like entry starts with (REGS and COUNTERS). */
+static void json_reg_head(struct jw *j, u8 bar, __le32 offset, u8 width,
+			  u8 kind)
+{
+	jw_obj(j, NULL);
+	jw_u64(j, "bar", bar);
+	jw_u64(j, "offset", le32_to_cpu(offset));
+	jw_u64(j, "width", width);
+	jw_str(j, "kind", cli_kind_name(kind));
+}
+
+/* ...and the one it ends with: the register's name, or null. */
+static void json_reg_tail(struct jw *j, const struct compsc_stream_view *v,
+			  u8 bar, __le32 offset)
+{
+	const char *name = reg_name(v, bar, le32_to_cpu(offset));
+
+	if (name)
+		jw_str(j, "name", name);
+	else
+		jw_null(j, "name");
+	jw_end_obj(j);
+}
+
 static void json_regs(struct jw *j, const struct compsc_stream_view *v,
 		      const struct compsc_stream_rec *r)
 {
 	struct compsc_rec_reg e;
-	const char *name;
 	u32 i, n = r->len / sizeof(e);
 
 	jw_arr(j, "regs");
 	for (i = 0; i < n; i++) {
 		memcpy(&e, r->data + i * sizeof(e), sizeof(e));
-		name = reg_name(v, e.bar, le32_to_cpu(e.offset));
-		jw_obj(j, NULL);
-		jw_u64(j, "bar", e.bar);
-		jw_u64(j, "offset", le32_to_cpu(e.offset));
-		jw_u64(j, "width", e.width);
-		jw_str(j, "kind", cli_kind_name(e.kind));
+		json_reg_head(j, e.bar, e.offset, e.width, e.kind);
 		jw_u64(j, "value", le64_to_cpu(e.value));
-		if (name)
-			jw_str(j, "name", name);
-		else
-			jw_null(j, "name");
-		jw_end_obj(j);
+		json_reg_tail(j, v, e.bar, e.offset);
 	}
 	jw_end_arr(j);
 }
@@ -220,25 +234,15 @@ static void json_counters(struct jw *j, const struct compsc_stream_view *v,
 			  const struct compsc_stream_rec *r)
 {
 	struct compsc_rec_counter c;
-	const char *name;
 	u32 i, n = r->len / sizeof(c);
 
 	jw_arr(j, "counters");
 	for (i = 0; i < n; i++) {
 		memcpy(&c, r->data + i * sizeof(c), sizeof(c));
-		name = reg_name(v, c.bar, le32_to_cpu(c.offset));
-		jw_obj(j, NULL);
-		jw_u64(j, "bar", c.bar);
-		jw_u64(j, "offset", le32_to_cpu(c.offset));
-		jw_u64(j, "width", c.width);
-		jw_str(j, "kind", cli_kind_name(c.kind));
+		json_reg_head(j, c.bar, c.offset, c.width, c.kind);
 		jw_u64(j, "hw_final", le32_to_cpu(c.hw_final));
 		jw_u64(j, "total", le64_to_cpu(c.total));
-		if (name)
-			jw_str(j, "name", name);
-		else
-			jw_null(j, "name");
-		jw_end_obj(j);
+		json_reg_tail(j, v, c.bar, c.offset);
 	}
 	jw_end_arr(j);
 }
