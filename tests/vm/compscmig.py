@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional
 
 import pytest
 
@@ -170,11 +169,6 @@ def blackout_window(res: dict) -> tuple[float, float]:
     released (just before the command returned) and lasted hold_ns."""
     end = res["t_end"]
     return (end - res.get("hold_ns", 0) / 1e9 - 0.02, end)
-
-
-def first_reply_after(tr: PingTrace, t: float) -> Optional[float]:
-    after = [x for x, _ in tr.replies if x > t]
-    return min(after) if after else None
 
 
 @pytest.fixture
