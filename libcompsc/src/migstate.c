@@ -2,8 +2,13 @@
 /*
  * The host's migration state machine as one pure function (see
  * compsc/migstate.h). The arcs are the VFIO v2 single steps for a device
- * that offers STOP_COPY and P2P; the actions say what each arc means for
- * the CompSC protocol. Callers own every side effect.
+ * that offers STOP_COPY, P2P and PRE_COPY; the actions say what each arc
+ * means for the CompSC protocol. Callers own every side effect.
+ *
+ * PRE_COPY carries no device data (the whole state is a few hundred bytes
+ * and only exists once the device is taken); it is offered so that the
+ * host hears from the migration while the guest's vCPUs still run, and
+ * can take the device then (compsc_mig_size_query()).
  */
 #include "compsc/migstate.h"
 
@@ -14,18 +19,30 @@ static const u32 compsc_mig_legal[COMPSC_MIG_NR_STATES] = {
 	[COMPSC_MIG_STOP]	 = ARC(COMPSC_MIG_RUNNING_P2P) |
 				   ARC(COMPSC_MIG_STOP_COPY) |
 				   ARC(COMPSC_MIG_RESUMING),
-	[COMPSC_MIG_RUNNING]	 = ARC(COMPSC_MIG_RUNNING_P2P),
+	[COMPSC_MIG_RUNNING]	 = ARC(COMPSC_MIG_RUNNING_P2P) |
+				   ARC(COMPSC_MIG_PRE_COPY),
 	[COMPSC_MIG_STOP_COPY]	 = ARC(COMPSC_MIG_STOP),
 	[COMPSC_MIG_RESUMING]	 = ARC(COMPSC_MIG_STOP),
 	[COMPSC_MIG_RUNNING_P2P] = ARC(COMPSC_MIG_RUNNING) |
-				   ARC(COMPSC_MIG_STOP),
+				   ARC(COMPSC_MIG_STOP) |
+				   ARC(COMPSC_MIG_PRE_COPY_P2P),
+	[COMPSC_MIG_PRE_COPY]	 = ARC(COMPSC_MIG_RUNNING) |
+				   ARC(COMPSC_MIG_PRE_COPY_P2P),
+	[COMPSC_MIG_PRE_COPY_P2P] = ARC(COMPSC_MIG_PRE_COPY) |
+				   ARC(COMPSC_MIG_RUNNING_P2P) |
+				   ARC(COMPSC_MIG_STOP_COPY),
 };
 
-/* Leaving the guest's hands: take the device if the guest has an area. */
-static int compsc_mig_from_running(u32 ctx, u32 *actions)
+static int compsc_mig_is_precopy(u32 state)
+{
+	return state == COMPSC_MIG_PRE_COPY || state == COMPSC_MIG_PRE_COPY_P2P;
+}
+
+/* The guest is about to lose its device: take it if it has an area. */
+static u32 compsc_mig_take(u32 ctx)
 {
 	if ((ctx & COMPSC_MIG_C_AREA) && !(ctx & COMPSC_MIG_C_HELD))
-		*actions = COMPSC_MIG_A_TAKE;
+		return COMPSC_MIG_A_TAKE;
 	return 0;
 }
 
@@ -34,12 +51,38 @@ static int compsc_mig_from_running(u32 ctx, u32 *actions)
  * destination); a device we only took goes back without one (the source
  * after a cancelled or failed migration).
  */
-static int compsc_mig_to_running(u32 ctx, u32 *actions)
+static u32 compsc_mig_to_running(u32 ctx)
 {
 	if (ctx & COMPSC_MIG_C_LOADED)
-		*actions = COMPSC_MIG_A_GIVE;
-	else if (ctx & COMPSC_MIG_C_HELD)
-		*actions = COMPSC_MIG_A_ABORT;
+		return COMPSC_MIG_A_GIVE;
+	if (ctx & COMPSC_MIG_C_HELD)
+		return COMPSC_MIG_A_ABORT;
+	return 0;
+}
+
+/* Arcs in and out of the two PRE_COPY states. */
+static u32 compsc_mig_precopy_arc(u32 from, u32 to, u32 ctx)
+{
+	if (!compsc_mig_is_precopy(from))	/* RUNNING{,_P2P} -> PRE_COPY* */
+		return COMPSC_MIG_A_SAVE_OPEN;
+	if (to == COMPSC_MIG_RUNNING)		/* cancelled while running */
+		return COMPSC_MIG_A_SAVE_END | compsc_mig_to_running(ctx);
+	if (to == COMPSC_MIG_RUNNING_P2P)
+		return COMPSC_MIG_A_SAVE_END;
+	if (to == COMPSC_MIG_PRE_COPY_P2P)	/* last chance, vCPUs may be paused */
+		return compsc_mig_take(ctx);
+	return 0;				/* PRE_COPY_P2P -> PRE_COPY */
+}
+
+static int compsc_mig_stop_copy(u32 from, u32 ctx, u32 *actions)
+{
+	/* nothing held: no guest state to save */
+	if (!(ctx & COMPSC_MIG_C_HELD))
+		return -COMPSC_ESTATE;
+	*actions = COMPSC_MIG_A_SAVE;
+	/* from PRE_COPY_P2P the save fd is already open and stays the same */
+	if (from == COMPSC_MIG_STOP)
+		*actions |= COMPSC_MIG_A_SAVE_OPEN;
 	return 0;
 }
 
@@ -49,40 +92,38 @@ int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions)
 	    to >= COMPSC_MIG_NR_STATES || !(compsc_mig_legal[from] & ARC(to)))
 		return -COMPSC_EINVAL;
 	*actions = 0;
-	if (from == COMPSC_MIG_RUNNING)
-		return compsc_mig_from_running(ctx, actions);
-	if (to == COMPSC_MIG_RUNNING)
-		return compsc_mig_to_running(ctx, actions);
-	if (to == COMPSC_MIG_STOP_COPY) {
-		/* nothing held: no guest state to save */
-		if (!(ctx & COMPSC_MIG_C_HELD))
-			return -COMPSC_ESTATE;
-		*actions = COMPSC_MIG_A_SAVE;
-		return 0;
-	}
-	if (from == COMPSC_MIG_STOP_COPY) {
+	if (to == COMPSC_MIG_STOP_COPY)
+		return compsc_mig_stop_copy(from, ctx, actions);
+	if (compsc_mig_is_precopy(from) || compsc_mig_is_precopy(to))
+		*actions = compsc_mig_precopy_arc(from, to, ctx);
+	else if (from == COMPSC_MIG_RUNNING)
+		*actions = compsc_mig_take(ctx);
+	else if (to == COMPSC_MIG_RUNNING)
+		*actions = compsc_mig_to_running(ctx);
+	else if (from == COMPSC_MIG_STOP_COPY)
 		*actions = COMPSC_MIG_A_SAVE_END;
-		return 0;
-	}
-	if (to == COMPSC_MIG_RESUMING) {
+	else if (to == COMPSC_MIG_RESUMING)
 		/* the device is about to be overwritten: let go of it first */
-		if (ctx & COMPSC_MIG_C_HELD)
-			*actions = COMPSC_MIG_A_ABORT;
-		*actions |= COMPSC_MIG_A_LOAD;
-		return 0;
-	}
-	if (from == COMPSC_MIG_RESUMING)
+		*actions = (ctx & COMPSC_MIG_C_HELD ? COMPSC_MIG_A_ABORT : 0) |
+			   COMPSC_MIG_A_LOAD;
+	else if (from == COMPSC_MIG_RESUMING)
 		*actions = COMPSC_MIG_A_LOAD_END;
 	/* STOP <-> RUNNING_P2P: the device is quiet either way */
 	return 0;
 }
 COMPSC_EXPORT(compsc_mig_arc);
 
+u32 compsc_mig_size_query(u32 state, u32 ctx)
+{
+	return state == COMPSC_MIG_PRE_COPY ? compsc_mig_take(ctx) : 0;
+}
+COMPSC_EXPORT(compsc_mig_size_query);
+
 const char *compsc_mig_state_name(u32 state)
 {
 	static const char *const names[COMPSC_MIG_NR_STATES] = {
 		"ERROR", "STOP", "RUNNING", "STOP_COPY", "RESUMING",
-		"RUNNING_P2P",
+		"RUNNING_P2P", "PRE_COPY", "PRE_COPY_P2P",
 	};
 
 	return state < COMPSC_MIG_NR_STATES ? names[state] : "?";

@@ -1,4 +1,4 @@
-/* Migration state machine: only VFIO single steps are legal, ERROR is a dead end, and source, destination and cancel paths take exactly the protocol actions they must. */
+/* Migration state machine: only VFIO single steps are legal, ERROR is a dead end, and source (with and without PRE_COPY), destination and cancel paths take exactly the protocol actions they must. */
 #include "check.h"
 #include <compsc/migstate.h>
 
@@ -18,12 +18,12 @@ int main(void)
 {
 	u32 f, t, a, legal = 0;
 
-	/* exactly the eight VFIO arcs of a STOP_COPY|P2P device are legal */
+	/* exactly the 15 VFIO arcs of a STOP_COPY|P2P|PRE_COPY device */
 	for (f = 0; f < COMPSC_MIG_NR_STATES + 2; f++)
 		for (t = 0; t < COMPSC_MIG_NR_STATES + 2; t++)
 			if (compsc_mig_arc(f, t, C_HELD, &a) != -COMPSC_EINVAL)
 				legal++;
-	CHECK_EQ(legal, 8);
+	CHECK_EQ(legal, 15);
 	for (t = 0; t < COMPSC_MIG_NR_STATES; t++) {
 		CHECK_EQ(compsc_mig_arc(COMPSC_MIG_ERROR, t, 0, &a), -COMPSC_EINVAL);
 		CHECK_EQ(compsc_mig_arc(t, COMPSC_MIG_ERROR, 0, &a), -COMPSC_EINVAL);
@@ -39,10 +39,45 @@ int main(void)
 	CHECK_EQ(act(COMPSC_MIG_RUNNING, COMPSC_MIG_RUNNING_P2P, 0), 0);
 	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_STOP, C_HELD), 0);
 	CHECK_EQ(act(COMPSC_MIG_STOP, COMPSC_MIG_STOP_COPY, C_HELD),
-		 COMPSC_MIG_A_SAVE);
+		 COMPSC_MIG_A_SAVE_OPEN | COMPSC_MIG_A_SAVE);
 	CHECK_EQ(compsc_mig_arc(COMPSC_MIG_STOP, COMPSC_MIG_STOP_COPY, C_AREA,
 				&a), -COMPSC_ESTATE);
 	CHECK_EQ(act(COMPSC_MIG_STOP_COPY, COMPSC_MIG_STOP, C_HELD),
+		 COMPSC_MIG_A_SAVE_END);
+
+	/*
+	 * source with PRE_COPY: an empty save fd while the guest runs, the
+	 * take on the size query (vCPUs running), again at PRE_COPY_P2P if
+	 * that failed, then the stream into the same fd
+	 */
+	CHECK_EQ(act(COMPSC_MIG_RUNNING, COMPSC_MIG_PRE_COPY, C_AREA),
+		 COMPSC_MIG_A_SAVE_OPEN);
+	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_PRE_COPY, C_AREA),
+		 COMPSC_MIG_A_TAKE);
+	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_PRE_COPY, C_AREA | C_HELD), 0);
+	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_PRE_COPY, 0), 0);
+	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_RUNNING, C_AREA), 0);
+	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_STOP_COPY, C_AREA), 0);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_PRE_COPY_P2P, C_AREA),
+		 COMPSC_MIG_A_TAKE);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_PRE_COPY_P2P,
+		     C_AREA | C_HELD), 0);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_STOP_COPY, C_HELD),
+		 COMPSC_MIG_A_SAVE);
+	CHECK_EQ(compsc_mig_arc(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_STOP_COPY,
+				C_AREA, &a), -COMPSC_ESTATE);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_PRE_COPY_P2P, C_HELD),
+		 COMPSC_MIG_A_SAVE_OPEN);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_PRE_COPY, C_HELD), 0);
+	CHECK_EQ(compsc_mig_arc(COMPSC_MIG_PRE_COPY, COMPSC_MIG_STOP_COPY,
+				C_HELD, &a), -COMPSC_EINVAL);
+
+	/* cancel in pre-copy: the fd closes, a held device goes back */
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_RUNNING, C_AREA | C_HELD),
+		 COMPSC_MIG_A_SAVE_END | COMPSC_MIG_A_ABORT);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_RUNNING, C_AREA),
+		 COMPSC_MIG_A_SAVE_END);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_RUNNING_P2P, C_HELD),
 		 COMPSC_MIG_A_SAVE_END);
 
 	/* cancel on the source: back to the guest without a version bump */
@@ -63,6 +98,7 @@ int main(void)
 		     C_LOAD | C_HELD), COMPSC_MIG_A_GIVE);
 
 	CHECK(compsc_mig_state_name(COMPSC_MIG_STOP_COPY)[0] == 'S');
+	CHECK(compsc_mig_state_name(COMPSC_MIG_PRE_COPY_P2P)[0] == 'P');
 	CHECK(compsc_mig_state_name(99)[0] == '?');
 	CHECK_DONE();
 }

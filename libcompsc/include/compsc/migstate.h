@@ -19,7 +19,9 @@
 #define COMPSC_MIG_STOP_COPY	3
 #define COMPSC_MIG_RESUMING	4
 #define COMPSC_MIG_RUNNING_P2P	5
-#define COMPSC_MIG_NR_STATES	6	/* PRE_COPY states are not offered */
+#define COMPSC_MIG_PRE_COPY	6
+#define COMPSC_MIG_PRE_COPY_P2P	7
+#define COMPSC_MIG_NR_STATES	8
 
 /* What the host holds when the arc starts (compsc_mig_arc() @ctx). */
 #define COMPSC_MIG_C_AREA	(1u << 0) /* the guest registered an area */
@@ -28,7 +30,8 @@
 
 /* What the arc does (compsc_mig_arc() *@actions), in this order. */
 #define COMPSC_MIG_A_TAKE	(1u << 0) /* acquire (bounded), stop queues */
-#define COMPSC_MIG_A_SAVE	(1u << 1) /* build the stream, open the save fd */
+#define COMPSC_MIG_A_SAVE_OPEN	(1u << 7) /* open the save fd, empty for now */
+#define COMPSC_MIG_A_SAVE	(1u << 1) /* build the stream into the save fd */
 #define COMPSC_MIG_A_SAVE_END	(1u << 2) /* close the save fd */
 #define COMPSC_MIG_A_LOAD	(1u << 3) /* forget held state, open the load fd */
 #define COMPSC_MIG_A_LOAD_END	(1u << 4) /* strict parse + checks of what came */
@@ -43,6 +46,19 @@
  * arc, stay in @from).
  */
 int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions);
+
+/*
+ * compsc_mig_size_query() - what to do when the host is asked, in @state,
+ * how much the stop-copy phase will send (VFIO MIG_DATA_SIZE). Returns
+ * COMPSC_MIG_A_TAKE or 0.
+ *
+ * In PRE_COPY a migration asks this right before it decides to stop the
+ * VM (QEMU's "exact pending" check), while the vCPUs still run. That is
+ * the last moment the take can succeed for sure: once the vCPUs are
+ * paused, a reader caught inside its section can never leave it. A take
+ * that fails here is not an error; PRE_COPY -> PRE_COPY_P2P tries again.
+ */
+u32 compsc_mig_size_query(u32 state, u32 ctx);
 
 /** compsc_mig_state_name() - a short name for a state number. */
 const char *compsc_mig_state_name(u32 state);
