@@ -67,6 +67,7 @@ struct cvf_file {
 	u8 *buf;
 	size_t len;		/* bytes in buf (saving: all of it) */
 	bool disabled;		/* the arc that owned it is over */
+	bool filled;		/* saving: the state is in buf */
 	bool checked;		/* loading: a complete stream passed the checks */
 };
 
@@ -119,8 +120,8 @@ void cvf_reset_done(struct cvf_dev *cvf);
 void cvf_mig_cleanup(struct cvf_dev *cvf);
 
 /* file.c */
-struct cvf_file *cvf_file_new(struct cvf_dev *cvf, u8 *buf, size_t len,
-			      bool saving);
+struct cvf_file *cvf_file_new(struct cvf_dev *cvf, bool saving);
+void cvf_file_fill(struct cvf_file *f, u8 *buf, size_t len);
 void cvf_file_disable(struct cvf_file *f);
 
 /* state.c */

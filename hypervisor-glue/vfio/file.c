@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The data fds of the migration uAPI. Saving: the whole device state is
- * built at STOP_COPY (a few KiB), so reads only copy it out. Loading:
+ * The data fds of the migration uAPI. Saving: the fd opens empty (in
+ * PRE_COPY, or at STOP_COPY) and the whole device state (a few KiB) is
+ * put into it at STOP_COPY (cvf_file_fill()), so reads only copy it out;
+ * until then a read finds the pre-copy "no data for now" (ENOMSG). Loading:
  * writes append; as soon as the envelope says the data is complete it is
  * checked (cvf_load_check()), so a refused stream fails QEMU's load itself
  * and the source keeps running, instead of surfacing only when the
@@ -12,6 +14,7 @@
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vfio.h>
 #include "compsc_vfio.h"
 
 static int cvf_file_release(struct inode *inode, struct file *filp)
@@ -38,6 +41,9 @@ static ssize_t cvf_file_read(struct file *filp, char __user *ubuf,
 		ret = -ENODEV;
 		goto out;
 	}
+	ret = -ENOMSG;
+	if (!f->filled)
+		goto out;
 	ret = 0;
 	if (*pos >= f->len)
 		goto out;
@@ -100,26 +106,63 @@ out:
 	return ret;
 }
 
+/*
+ * VFIO_MIG_GET_PRECOPY_INFO: there is never pre-copy data (the state only
+ * exists once the device is taken, and goes at STOP_COPY), so both
+ * estimates are 0 and the fd is at its temporary end of stream.
+ */
+static long cvf_file_ioctl(struct file *filp, unsigned int cmd,
+			   unsigned long arg)
+{
+	struct cvf_file *f = filp->private_data;
+	struct vfio_precopy_info info;
+	unsigned long minsz = offsetofend(struct vfio_precopy_info, dirty_bytes);
+	u32 state;
+
+	if (cmd != VFIO_MIG_GET_PRECOPY_INFO)
+		return -ENOTTY;
+	if (copy_from_user(&info, (void __user *)arg, minsz))
+		return -EFAULT;
+	if (info.argsz < minsz)
+		return -EINVAL;
+	mutex_lock(&f->cvf->state_mutex);
+	state = f->cvf->mig_state;
+	cvf_state_mutex_unlock(f->cvf);
+	if (state != VFIO_DEVICE_STATE_PRE_COPY &&
+	    state != VFIO_DEVICE_STATE_PRE_COPY_P2P)
+		return -EINVAL;
+	mutex_lock(&f->lock);
+	if (f->disabled) {
+		mutex_unlock(&f->lock);
+		return -ENODEV;
+	}
+	mutex_unlock(&f->lock);
+	info.initial_bytes = 0;
+	info.dirty_bytes = 0;
+	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
+}
+
 static const struct file_operations cvf_file_fops = {
 	.owner = THIS_MODULE,
 	.read = cvf_file_read,
 	.write = cvf_file_write,
+	.unlocked_ioctl = cvf_file_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 	.release = cvf_file_release,
 };
 
 /**
  * cvf_file_new() - a data fd for QEMU
  * @cvf: the device
- * @buf: saving: the data (the file takes it over); loading: NULL
- * @len: bytes in @buf
- * @saving: read-only save fd, else write-only load fd
+ * @saving: read-only save fd (empty until cvf_file_fill()), else
+ *	write-only load fd
  *
  * Return: the file (one reference, the caller's) or ERR_PTR.
  */
-struct cvf_file *cvf_file_new(struct cvf_dev *cvf, u8 *buf, size_t len,
-			      bool saving)
+struct cvf_file *cvf_file_new(struct cvf_dev *cvf, bool saving)
 {
 	struct cvf_file *f;
+	u8 *buf = NULL;
 	int err = -ENOMEM;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
@@ -132,7 +175,6 @@ struct cvf_file *cvf_file_new(struct cvf_dev *cvf, u8 *buf, size_t len,
 	}
 	f->cvf = cvf;
 	f->buf = buf;
-	f->len = len;
 	mutex_init(&f->lock);
 	f->filp = anon_inode_getfile("compsc_vfio_mig", &cvf_file_fops, f,
 				     saving ? O_RDONLY : O_WRONLY);
@@ -149,6 +191,17 @@ out_buf:
 out_free:
 	kfree(f);
 	return ERR_PTR(err);
+}
+
+/* Saving: the device state @buf (the file takes it over) is ready to read. */
+void cvf_file_fill(struct cvf_file *f, u8 *buf, size_t len)
+{
+	mutex_lock(&f->lock);
+	kvfree(f->buf);
+	f->buf = buf;
+	f->len = len;
+	f->filled = true;
+	mutex_unlock(&f->lock);
 }
 
 /* The arc that owned @f is over: further reads and writes fail. */

@@ -58,7 +58,8 @@ int cvf_init_dev(struct vfio_device *vdev)
 	mutex_init(&cvf->state_mutex);
 	spin_lock_init(&cvf->reset_lock);
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
-	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P;
+	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P |
+				VFIO_MIGRATION_PRE_COPY;
 	vdev->mig_ops = &cvf_mig_ops;
 	/*
 	 * The VFIO core reports the log through iova_bitmap, which only

@@ -24,6 +24,8 @@ static_assert(COMPSC_MIG_RUNNING == VFIO_DEVICE_STATE_RUNNING);
 static_assert(COMPSC_MIG_STOP_COPY == VFIO_DEVICE_STATE_STOP_COPY);
 static_assert(COMPSC_MIG_RESUMING == VFIO_DEVICE_STATE_RESUMING);
 static_assert(COMPSC_MIG_RUNNING_P2P == VFIO_DEVICE_STATE_RUNNING_P2P);
+static_assert(COMPSC_MIG_PRE_COPY == VFIO_DEVICE_STATE_PRE_COPY);
+static_assert(COMPSC_MIG_PRE_COPY_P2P == VFIO_DEVICE_STATE_PRE_COPY_P2P);
 
 static void cvf_put_file(struct cvf_file **fp)
 {
@@ -57,32 +59,42 @@ void cvf_mig_cleanup(struct cvf_dev *cvf)
 	cvf->ctx = 0;
 }
 
-static struct file *cvf_do_save(struct cvf_dev *cvf)
+/* A save fd for QEMU, empty until cvf_do_save(). */
+static struct file *cvf_do_save_open(struct cvf_dev *cvf)
 {
 	struct cvf_file *f;
+
+	f = cvf_file_new(cvf, true);
+	if (IS_ERR(f))
+		return ERR_CAST(f);
+	cvf->save = f;
+	cvf->data_len = 0;
+	get_file(f->filp);
+	return f->filp;
+}
+
+/* The device state, built now, into the open save fd. */
+static int cvf_do_save(struct cvf_dev *cvf)
+{
 	size_t len;
 	u8 *buf;
 	int err;
 
+	if (WARN_ON(!cvf->save))
+		return -EINVAL;
 	err = cvf_save(cvf, &buf, &len);
 	if (err)
-		return ERR_PTR(err);
-	f = cvf_file_new(cvf, buf, len, true);
-	if (IS_ERR(f)) {
-		kvfree(buf);
-		return ERR_CAST(f);
-	}
+		return err;
+	cvf_file_fill(cvf->save, buf, len);
 	cvf->data_len = len;
-	cvf->save = f;
-	get_file(f->filp);
-	return f->filp;
+	return 0;
 }
 
 static struct file *cvf_do_load(struct cvf_dev *cvf)
 {
 	struct cvf_file *f;
 
-	f = cvf_file_new(cvf, NULL, 0, false);
+	f = cvf_file_new(cvf, false);
 	if (IS_ERR(f))
 		return ERR_CAST(f);
 	cvf->load = f;
@@ -112,21 +124,46 @@ static int cvf_do_load_end(struct cvf_dev *cvf)
 	return err;
 }
 
+/*
+ * A take that fails leaves the device with the guest and is not an error
+ * here: the STOP_COPY arc refuses later (nothing held), which fails the
+ * migration cleanly.
+ */
+static void cvf_try_take(struct cvf_dev *cvf, const char *when)
+{
+	int err = cvf_take(cvf);
+
+	if (err)
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "device stays with the guest (take %s): %d\n",
+			 when, err);
+	else
+		dev_info(&cvf_pdev(cvf)->dev, "device taken %s (%s)\n", when,
+			 compsc_mig_state_name(cvf->mig_state));
+}
+
 /* Carry out @actions (COMPSC_MIG_A_*) in their documented order. */
 static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 {
 	struct file *res = NULL;
 	int err = 0;
 
-	if (actions & COMPSC_MIG_A_TAKE) {
-		err = cvf_take(cvf);
-		if (err)
-			dev_warn(&cvf_pdev(cvf)->dev,
-				 "device stays with the guest: %d\n", err);
-		err = 0;
+	if (actions & COMPSC_MIG_A_TAKE)
+		cvf_try_take(cvf, "at the arc");
+	if (actions & COMPSC_MIG_A_SAVE_OPEN) {
+		res = cvf_do_save_open(cvf);
+		if (IS_ERR(res))
+			return res;
 	}
-	if (actions & COMPSC_MIG_A_SAVE)
-		res = cvf_do_save(cvf);
+	if (actions & COMPSC_MIG_A_SAVE) {
+		err = cvf_do_save(cvf);
+		if (err && res) {	/* no half-made fd reaches QEMU */
+			fput(res);
+			res = NULL;
+		}
+		if (err)
+			cvf_put_file(&cvf->save);
+	}
 	if (actions & COMPSC_MIG_A_SAVE_END)
 		cvf_put_file(&cvf->save);
 	if (actions & COMPSC_MIG_A_ABORT)
@@ -221,11 +258,19 @@ static int cvf_get_state(struct vfio_device *vdev,
 	return 0;
 }
 
+/*
+ * MIG_DATA_SIZE. In PRE_COPY QEMU asks this just before it decides to stop
+ * the VM, with the vCPUs running: libcompsc says take the device now, and
+ * the answer is then the size of the state actually held.
+ */
 static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
 	mutex_lock(&cvf->state_mutex);
+	if (compsc_mig_size_query(cvf->mig_state, cvf_ctx(cvf)) &
+	    COMPSC_MIG_A_TAKE)
+		cvf_try_take(cvf, "on the size query");
 	*len = cvf_data_size(cvf);
 	cvf_state_mutex_unlock(cvf);
 	return 0;
