@@ -4,8 +4,10 @@
  * so a fixed table under one spinlock: the PF publishes areas from its
  * mailbox handler, which runs in atomic context.
  */
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <compsc/kernel.h>
 
@@ -146,3 +148,45 @@ void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops)
 		module_put(ops->owner);
 }
 EXPORT_SYMBOL_GPL(compsc_vf_pf_ops_put);
+
+/*
+ * debugfs compsc/areas: one line per registered guest area, "PF VF GPA
+ * SIZE", so an operator can see which VFs run a CompSC driver. The lines
+ * are built under the lock and printed after it (seq_printf may sleep).
+ */
+static int compsc_areas_show(struct seq_file *m, void *unused)
+{
+	struct compsc_vf_area copy[COMPSC_PF_MAX_VFS];
+	char name[COMPSC_MAX_PFS][16] = {};
+	unsigned long flags;
+	int i, vf;
+
+	for (i = 0; i < COMPSC_MAX_PFS; i++) {
+		spin_lock_irqsave(&compsc_reg_lock, flags);
+		if (compsc_pfs[i].pf) {
+			strscpy(name[i], pci_name(compsc_pfs[i].pf));
+			memcpy(copy, compsc_pfs[i].area, sizeof(copy));
+		}
+		spin_unlock_irqrestore(&compsc_reg_lock, flags);
+		for (vf = 0; name[i][0] && vf < COMPSC_PF_MAX_VFS; vf++)
+			if (copy[vf].size)
+				seq_printf(m, "%s %d 0x%llx %u\n", name[i], vf,
+					   copy[vf].gpa, copy[vf].size);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(compsc_areas);
+
+static struct dentry *compsc_debugfs;
+
+void compsc_registry_debugfs_init(void)
+{
+	compsc_debugfs = debugfs_create_dir("compsc", NULL);
+	debugfs_create_file("areas", 0400, compsc_debugfs, NULL,
+			    &compsc_areas_fops);
+}
+
+void compsc_registry_debugfs_exit(void)
+{
+	debugfs_remove_recursive(compsc_debugfs);
+}

@@ -59,4 +59,8 @@ const struct compsc_pf_ops *compsc_vf_pf_ops_get(struct pci_dev *vfdev,
 						 struct pci_dev **pf, int *vf);
 void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops);
 
+/* Module init/exit only: debugfs compsc/areas lists the registered areas. */
+void compsc_registry_debugfs_init(void);
+void compsc_registry_debugfs_exit(void);
+
 #endif /* COMPSC_KERNEL_H */
