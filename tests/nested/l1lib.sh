@@ -37,9 +37,43 @@ hmp() {
 		sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -v -e '^(qemu)' -e 'QEMU .* monitor'; true
 }
 
-# l2_start NAME VF IP MONPORT [extra qemu args]: one L2 VM in the background
+# l2_nic NAME DEV: the QEMU NIC arguments of an L2. DEV is a VF's BDF
+# (passed through to the CompSC igbvf), "none" (no NIC: where the
+# unplug baseline plugs one in later) or "virtio" (virtio-net on a tap in
+# br0, the paravirtual baseline).
+l2_nic() {
+	case $2 in
+	none) ;;
+	virtio)
+		l1_bridge
+		ip tuntap add dev tap-$1 mode tap 2>/dev/null
+		ip link set tap-$1 master br0 up
+		echo "-netdev tap,id=v0,ifname=tap-$1,script=no,downscript=no" \
+			"-device virtio-net-pci,netdev=v0,mac=52:54:00:12:34:99,bus=rp1"
+		;;
+	*)
+		echo "-device vfio-pci,host=$2,id=hostdev0,bus=rp1,enable-migration=on,x-no-mmap=on${VFIOOPTS:+,$VFIOOPTS}"
+		;;
+	esac
+}
+
+# br0: the PF's port to the wire, shared by the virtio-net baseline's taps
+l1_bridge() {
+	[ -d /sys/class/net/br0 ] && return 0
+	for m in llc stp bridge tun; do
+		[ -d /sys/module/$m ] || insmod /lib/compsc/nested/$m.ko 2>/dev/null
+	done
+	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	ip link add br0 type bridge
+	ip link set br0 type bridge forward_delay 0 stp_state 0
+	ip link set $pf master br0
+	ip link set br0 up
+}
+
+# l2_start NAME DEV IP MONPORT [extra qemu args]: one L2 VM in the
+# background; DEV as for l2_nic
 l2_start() {
-	name=$1 vf=$2 ip=$3 port=$4; shift 4
+	name=$1 dev=$2 ip=$3 port=$4; shift 4
 	# a previous VM's log would satisfy wait_l2_up before QEMU truncates it
 	rm -f /run/$name.log /run/$name.qemu
 	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
@@ -48,7 +82,7 @@ l2_start() {
 		-device pcie-root-port,id=rp1,slot=1,chassis=1 \
 		-serial file:/run/$name.log \
 		-monitor tcp:127.0.0.1:$port,server=on,wait=off \
-		-device vfio-pci,host=$vf,id=hostdev0,bus=rp1,enable-migration=on,x-no-mmap=on \
+		$(l2_nic $name $dev) \
 		"$@" > /run/$name.qemu 2>&1 &
 	echo $! > /run/$name.pid
 }

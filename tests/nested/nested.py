@@ -178,20 +178,22 @@ class L1(VM):
             time.sleep(5)
         return res
 
-    def migrate(self, timeout: float = 300, params=()) -> dict:
-        """Migrate src -> dst (started with -incoming); the final info."""
+    def migrate(self, timeout: float = 300, params=(), poll: float = 2,
+                src: int = SRC_PORT, dst: int = DST_PORT) -> dict:
+        """Migrate the L2 with monitor port @src to the one on @dst (started
+        with -incoming); the final info, polled every @poll seconds."""
         for p in params:
-            self.hmp(SRC_PORT, f"migrate_set_parameter {p}")
-        self.hmp(SRC_PORT, "migrate_set_capability return-path on")
-        self.hmp(DST_PORT, "migrate_set_capability return-path on")
-        self.hmp(SRC_PORT, f"migrate -d tcp:127.0.0.1:{MIG_PORT}")
+            self.hmp(src, f"migrate_set_parameter {p}")
+        self.hmp(src, "migrate_set_capability return-path on")
+        self.hmp(dst, "migrate_set_capability return-path on")
+        self.hmp(src, f"migrate -d tcp:127.0.0.1:{MIG_PORT}")
         t0 = time.monotonic()
         info = ""
         while time.monotonic() - t0 < timeout:
-            info = self.hmp(SRC_PORT, "info migrate", wait=1)
+            info = self.hmp(src, "info migrate", wait=min(1, poll))
             m = re.search(r"[Ss]tatus:\s*(\S+)", info)
             if m and m.group(1) in ("completed", "failed", "cancelled"):
                 break
-            time.sleep(2)
+            time.sleep(poll)
         return {"status": (re.search(r"[Ss]tatus:\s*(\S+)", info) or [None, "?"])[1],
                 "info": info}

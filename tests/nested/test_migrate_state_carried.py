@@ -1,8 +1,12 @@
-"""QEMU migrates an L2 from VF0 to VF1 under ping traffic; the guest restores through CompSC (not its reset path), its counters continue and its rings were shifted."""
+"""QEMU migrates an L2 from VF0 to VF1 and back under ping traffic; each way
+the guest restores through CompSC (not its reset path), its counters
+continue and its rings were shifted."""
 import re
 import time
 
-from nested import ALL_DIRTY, DST_PORT, L2_IP, SRC_PORT
+from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT
+
+PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 
 
 def _last(stats, key):
@@ -10,32 +14,51 @@ def _last(stats, key):
     return vals[-1] if vals else None
 
 
-def test_migrate_state_carried(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, "-incoming tcp:127.0.0.1:4444")
-    l1.wait_l2_up("src")
-    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    before = l1.wait_l2_stat("src", "compsc_restores")
-    rx0 = _last(before, "rx_packets")
-    restores0 = _last(before, "compsc_restores")
-    resets0 = _last(before, "compsc_resets")
+def _migrate(l1, peer, src, dst, dst_name, left_vf):
+    """One way; returns (result, the destination's l2stat lines)."""
     with peer.ping_stream(L2_IP, interval=0.5) as ps:
         t0 = time.time()
-        res = l1.migrate_retaking()
+        res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
         t1 = time.time()
         assert res["status"] == "completed", res["info"]
         # the source host goes away: its VF no longer owns the guest's MAC
-        l1.sh("ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') vf 0 mac 02:00:00:00:00:99")
-        l1.wait_l2_stat("dst", "compsc_restores")
+        l1.sh(f"ip link set {PF} vf {left_vf} mac 02:00:00:00:00:9{left_vf}")
+        l1.wait_l2_stat(dst_name, "compsc_restores")
         time.sleep(8)
-        after = l1.l2_stats("dst")
-    print(f"nested: attempts={res['attempts']} qemu {re.findall(r'downtime: [0-9]+ ms', res['info'])}"
+        after = l1.l2_stats(dst_name)
+    print(f"nested: {src}->{dst}: qemu {re.findall(r'downtime: [0-9]+ ms', res['info'])}"
           f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s)")
-    assert after, l1.l2_log("dst")[-2000:]
+    assert after, l1.l2_log(dst_name)[-2000:]
+    return res, after
+
+
+def _check_carried(after, rx0, restores0, resets0):
     assert _last(after, "compsc_restores") == restores0 + 1, after[-1]
     assert _last(after, "compsc_resets") == resets0, after[-1]
     assert _last(after, "rx_packets") > rx0, (rx0, after[-1])
     assert min(int(s["rx_packets"]) for s in after) >= rx0, "rx counter went back"
     assert int(after[-1]["compsc_rx_shift_total"]) + int(after[-1]["compsc_tx_shift_total"]) > 0
+
+
+def test_migrate_state_carried(l1, peer):
+    l1.l2_start("src", l1.vf0, SRC_PORT)
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_l2_up("src")
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    before = l1.wait_l2_stat("src", "compsc_restores")
+    rx0, restores0, resets0 = (_last(before, k) for k in
+                               ("rx_packets", "compsc_restores", "compsc_resets"))
+
+    _, after = _migrate(l1, peer, SRC_PORT, DST_PORT, "dst", 0)
+    _check_carried(after, rx0, restores0, resets0)
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+
+    # and back, VF1 -> VF0, into a fresh QEMU on the first VF
+    l1.l2_stop("src")
+    l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    time.sleep(5)
+    mid = l1.l2_stats("dst")
+    _, back = _migrate(l1, peer, DST_PORT, SRC_PORT, "src", 1)
+    _check_carried(back, _last(mid, "rx_packets"), restores0 + 1, resets0)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()
