@@ -12,6 +12,8 @@ VFIO_KO     := $(KMOD)/compsc_vfio/compsc_vfio.ko
 NESTED      := $(TOP)/tests/nested
 NESTED_ENV  := $(BENCH_ENV) COMPSC_VFIO_KO=$(VFIO_KO) \
 	       COMPSC_KROOT=$(KROOT) PYTHONPATH=$(BENCH)
+# L2 boots the small kernel with modules built for it (mk/l2kernel.mk).
+NESTED_ENV  += $(L2K_ENV)
 NESTED_TIMEOUT ?= 1500
 NESTED_PYTEST  := $(shell $(PYTHON) -c 'import pytest_timeout' 2>/dev/null && \
 		    echo --timeout=$(NESTED_TIMEOUT))
@@ -24,6 +26,7 @@ $(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
 	$(MAKE) -C $(KDIR) M=$(@D) COMPSC_INC=$(KMOD)/libcompsc/include \
 		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
 
+nested-test bench-e2e: l2-kmods
 nested-test: initramfs $(VFIO_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
 		--durations=0 $(NESTED_PYTEST) $(PYTEST_ARGS) .

@@ -34,6 +34,13 @@ def _sh(*argv, **kw):
     return subprocess.run(argv, check=True, capture_output=True, **kw)
 
 
+# The small L2 kernel and the modules built against it (mk/l2kernel.mk):
+# guest path under /lib/compsc -> host file.
+L2_VMLINUZ = os.environ.get("COMPSC_L2_VMLINUZ", "")
+L2_KOS = {"kmod/compsc.ko": os.environ.get("COMPSC_L2_COMPSC_KO", ""),
+          "drivers/igbvf/igbvf.ko": os.environ.get("COMPSC_L2_IGBVF_KO", "")}
+
+
 def share_dir(bench: Bench) -> Path:
     """QEMU (binary, libraries, firmware, modules) and the L2 images, for 9p."""
     share = CACHE / "share"
@@ -50,19 +57,42 @@ def share_dir(bench: Bench) -> Path:
         _sh("cp", "-rL", "/usr/lib/x86_64-linux-gnu/qemu/.", str(q / "mod"))
     l2 = share / "l2"
     l2.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(bench.kernel, l2 / "vmlinuz")
+    for f in [L2_VMLINUZ, *L2_KOS.values()]:
+        if not f or not Path(f).is_file():
+            raise BenchError(f"L2 kernel or module {f!r} missing: run `make nested-test` "
+                             "(mk/l2kernel.mk builds them)")
+    # Replaced, not rewritten: an L2 starting in another L1 keeps its file.
+    shutil.copy2(L2_VMLINUZ, l2 / "vmlinuz.tmp")
+    os.replace(l2 / "vmlinuz.tmp", l2 / "vmlinuz")
+    _l2_initrd(Path(bench.initrd), l2 / "initrd.img")
+    return share
+
+
+def _l2_initrd(bench_initrd: Path, out: Path) -> None:
+    """The bench initrd's userspace, l2-init as /init, and in /lib/compsc
+    only the modules built for the L2 kernel: the Debian kernel's modules
+    would not load there, and every MB unpacked costs L2 boot time."""
     stage = CACHE / "l2stage"
     shutil.rmtree(stage, ignore_errors=True)
     stage.mkdir(parents=True)
+    with open(bench_initrd, "rb") as f:
+        subprocess.run(["cpio", "-idm", "--quiet"], cwd=stage, stdin=f, check=True)
+    for d in ("lib/modules", "lib/compsc"):
+        shutil.rmtree(stage / d, ignore_errors=True)
+    for rel, ko in L2_KOS.items():
+        (stage / "lib/compsc" / rel).parent.mkdir(parents=True, exist_ok=True)
+        _sh("strip", "--strip-debug", "-o", str(stage / "lib/compsc" / rel), ko)
+    # busybox modinfo (compsc-insmod) opens modules.dep even for a file name.
+    release = _sh("modinfo", "-F", "vermagic", L2_KOS["kmod/compsc.ko"]).stdout.split()[0]
+    (stage / "lib/modules" / release.decode()).mkdir(parents=True)
+    (stage / "lib/modules" / release.decode() / "modules.dep").touch()
     shutil.copy2(HERE / "l2-init", stage / "init")
     os.chmod(stage / "init", 0o755)
-    extra = subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"], cwd=stage,
-                           input=b"init\n", capture_output=True, check=True).stdout
-    with open(l2 / "initrd.img.tmp", "wb") as f:
-        f.write(Path(bench.initrd).read_bytes())
-        f.write(extra)
-    os.replace(l2 / "initrd.img.tmp", l2 / "initrd.img")
-    return share
+    names = sorted(str(p.relative_to(stage)) for p in stage.rglob("*"))
+    with open(out.with_name(out.name + ".tmp"), "wb") as f:
+        subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"], cwd=stage,
+                       input="\n".join(names).encode() + b"\n", stdout=f, check=True)
+    os.replace(out.with_name(out.name + ".tmp"), out)
 
 
 def l1_modules() -> dict:
