@@ -153,5 +153,7 @@ u32 cvf_ring_spans(void __iomem *bar, u64 *base, u64 *len, u32 max);
 
 /* dirty.c */
 extern const struct vfio_log_ops cvf_log_ops;
+bool cvf_log_get(void);
+void cvf_log_put(void);
 
 #endif /* COMPSC_VFIO_H */

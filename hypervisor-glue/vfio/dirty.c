@@ -9,11 +9,48 @@
  * So QEMU's pre-copy converges without counting all guest memory dirty.
  */
 #include <linux/iova_bitmap.h>
+#include <linux/module.h>
 #include <linux/vfio.h>
 #include <compsc/kernel.h>
 #include "compsc_vfio.h"
 
 #define CVF_MAX_RINGS	4
+
+/*
+ * The VFIO core reports the log through iova_bitmap, which only exists
+ * when the core was built with CONFIG_IOMMUFD_DRIVER. Debian's 6.12 core
+ * is not (every DMA_LOGGING_REPORT then fails with -EOPNOTSUPP and QEMU
+ * aborts the migration); hypervisor-glue/vfio-core rebuilds it. Looked up
+ * at load time so that one build of this module runs on both cores; NULL
+ * means the core cannot report, and no log_ops are offered.
+ */
+static void (*cvf_bitmap_set)(struct iova_bitmap *bitmap, unsigned long iova,
+			      size_t length);
+
+/**
+ * cvf_log_get() - resolve what DMA logging needs from the VFIO core
+ *
+ * Return: true if the core can report the log (log_ops may be offered);
+ * then cvf_log_put() must follow.
+ */
+bool cvf_log_get(void)
+{
+	cvf_bitmap_set = symbol_get(iova_bitmap_set);
+	if (!cvf_bitmap_set)
+		return false;
+	return true;
+}
+
+/**
+ * cvf_log_put() - drop what cvf_log_get() took; no device may log after it
+ */
+void cvf_log_put(void)
+{
+	if (!cvf_bitmap_set)
+		return;
+	symbol_put(iova_bitmap_set);
+	cvf_bitmap_set = NULL;
+}
 
 /* The registered area's header, checked; the area is read through VFIO. */
 static int cvf_area_hdr(struct cvf_dev *cvf, struct compsc_area_hdr *hdr,
@@ -93,7 +130,7 @@ static void cvf_mark(struct iova_bitmap *dirty, u64 iova, u64 len,
 	u64 s = max(iova, b), e = min(iova + len, b + l);
 
 	if (s < e)
-		iova_bitmap_set(dirty, s, e - s);
+		cvf_bitmap_set(dirty, s, e - s);
 }
 
 static int cvf_log_read_and_clear(struct vfio_device *vdev,

@@ -4,6 +4,8 @@
  * through driver_override (the id table carries override_only), so the
  * host's igbvf keeps every VF nobody asked for.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <compsc/dev_82576vf.h>
@@ -22,7 +24,10 @@ MODULE_PARM_DESC(fault_corrupt,
 static bool cvf_dma_logging = true;
 module_param_named(dma_logging, cvf_dma_logging, bool, 0444);
 MODULE_PARM_DESC(dma_logging,
-		 "offer VFIO DMA logging (device dirty tracking)");
+		 "offer VFIO DMA logging (device dirty tracking) if the VFIO core can report it");
+
+/* Decided once at load: whether devices get log_ops. */
+static bool cvf_log_on;
 
 static int cvf_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
@@ -61,18 +66,9 @@ int cvf_init_dev(struct vfio_device *vdev)
 	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P |
 				VFIO_MIGRATION_PRE_COPY;
 	vdev->mig_ops = &cvf_mig_ops;
-	/*
-	 * The VFIO core reports the log through iova_bitmap, which only
-	 * exists with CONFIG_IOMMUFD_DRIVER (Debian's 6.12 has it off: every
-	 * DMA_LOGGING_REPORT then fails with -EOPNOTSUPP and QEMU aborts the
-	 * migration in ram_save_setup). Not offering log_ops there lets QEMU
-	 * fall back to treating all guest memory as dirty.
-	 */
-	if (cvf_dma_logging && IS_ENABLED(CONFIG_IOMMUFD_DRIVER))
+	/* without log_ops QEMU counts all guest memory dirty (see cvf_init) */
+	if (cvf_log_on)
 		vdev->log_ops = &cvf_log_ops;
-	else if (cvf_dma_logging)
-		pr_info_once(KBUILD_MODNAME
-			     ": no DMA logging, kernel built without IOMMUFD_DRIVER\n");
 	return vfio_pci_core_init_dev(vdev);
 }
 
@@ -112,7 +108,37 @@ static struct pci_driver cvf_driver = {
 	.err_handler = &cvf_err_handlers,
 	.driver_managed_dma = true,
 };
-module_pci_driver(cvf_driver);
+
+/*
+ * DMA logging needs a VFIO core that can report it (see dirty.c); a stock
+ * Debian core cannot, and offering log_ops there would make QEMU abort
+ * every migration. Say which way it went: it decides whether pre-copy
+ * can converge.
+ */
+static int __init cvf_init(void)
+{
+	int err;
+
+	cvf_log_on = cvf_dma_logging && cvf_log_get();
+	if (cvf_log_on)
+		pr_info("DMA logging offered: the VFIO core reports it through iova_bitmap\n");
+	else if (cvf_dma_logging)
+		pr_info("no DMA logging: the VFIO core cannot report it (built without CONFIG_IOMMUFD_DRIVER), QEMU counts all guest memory dirty\n");
+	else
+		pr_info("DMA logging off (dma_logging=0)\n");
+	err = pci_register_driver(&cvf_driver);
+	if (err)
+		cvf_log_put();
+	return err;
+}
+module_init(cvf_init);
+
+static void __exit cvf_exit(void)
+{
+	pci_unregister_driver(&cvf_driver);
+	cvf_log_put();
+}
+module_exit(cvf_exit);
 
 MODULE_DESCRIPTION("vfio-pci variant driver for CompSC live migration of 82576 VFs");
 MODULE_LICENSE("GPL");
