@@ -3,12 +3,15 @@
 # QEMU over 9p), L2 VMs are the guests (CompSC igbvf on a passed-through VF).
 #
 #   make kmod-vfio     hypervisor-glue/vfio -> $(KMOD)/compsc_vfio/compsc_vfio.ko
+#   make kmod-vfio-core Debian's vfio.ko rebuilt with DMA logging reports
+#                      (hypervisor-glue/vfio-core) -> $(KMOD)/vfio-core/vfio.ko
 #   make nested-test   the pytest suite in tests/nested (needs root)
 #   make bench-e2e     downtime: CompSC vs virtio-net vs hot-unplug/replug
 #
 # Not in TEST_SUITES: the lead decides once its wall time is known.
 
 VFIO_KO     := $(KMOD)/compsc_vfio/compsc_vfio.ko
+VFIO_CORE_KO := $(KMOD)/vfio-core/vfio.ko
 NESTED      := $(TOP)/tests/nested
 NESTED_ENV  := $(BENCH_ENV) COMPSC_VFIO_KO=$(VFIO_KO) \
 	       COMPSC_KROOT=$(KROOT) PYTHONPATH=$(BENCH)
@@ -18,13 +21,29 @@ NESTED_TIMEOUT ?= 1500
 NESTED_PYTEST  := $(shell $(PYTHON) -c 'import pytest_timeout' 2>/dev/null && \
 		    echo --timeout=$(NESTED_TIMEOUT))
 
-.PHONY: kmod-vfio nested-test bench-e2e
+.PHONY: kmod-vfio kmod-vfio-core nested-test bench-e2e
 kmod-vfio: $(VFIO_KO)
 $(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
 	mkdir -p $(@D)
 	rsync -a --delete $(KBUILD_JUNK) $(TOP)/hypervisor-glue/vfio/ $(@D)/
 	$(MAKE) -C $(KDIR) M=$(@D) COMPSC_INC=$(KMOD)/libcompsc/include \
 		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
+
+# Upstream files come out of the pinned linux-source tarball on each build
+# (never into the repo): the top of drivers/vfio and iova_bitmap.c. The
+# module only counts as built once its CRCs match Debian's.
+VFIO_CORE_DIR := $(TOP)/hypervisor-glue/vfio-core
+kmod-vfio-core: $(VFIO_CORE_KO)
+$(VFIO_CORE_KO): $(KSTAMP) $(wildcard $(VFIO_CORE_DIR)/*)
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp $(VFIO_CORE_DIR)/Kbuild $(@D)/
+	tar -xJf $(KROOT)/usr/src/$(KERNEL_SOURCE).tar.xz -C $(@D) \
+		--wildcards --no-wildcards-match-slash --transform='s|.*/||' \
+		'$(KERNEL_SOURCE)/drivers/vfio/*.[ch]' \
+		'$(KERNEL_SOURCE)/drivers/iommu/iommufd/iova_bitmap.c'
+	$(MAKE) -C $(KDIR) M=$(@D) modules
+	$(VFIO_CORE_DIR)/check-crcs.sh $(KDIR)/Module.symvers $(@D)/Module.symvers || \
+		{ rm -f $@; exit 1; }
 
 nested-test bench-e2e: l2-kmods
 nested-test: initramfs $(VFIO_KO)
