@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -62,8 +63,9 @@ def share_dir(bench: Bench) -> Path:
             raise BenchError(f"L2 kernel or module {f!r} missing: run `make nested-test` "
                              "(mk/l2kernel.mk builds them)")
     # Replaced, not rewritten: an L2 starting in another L1 keeps its file.
-    shutil.copy2(L2_VMLINUZ, l2 / "vmlinuz.tmp")
-    os.replace(l2 / "vmlinuz.tmp", l2 / "vmlinuz")
+    tmp = l2 / f"vmlinuz.{os.getpid()}.tmp"
+    shutil.copy2(L2_VMLINUZ, tmp)
+    os.replace(tmp, l2 / "vmlinuz")
     _l2_initrd(Path(bench.initrd), l2 / "initrd.img")
     return share
 
@@ -72,9 +74,16 @@ def _l2_initrd(bench_initrd: Path, out: Path) -> None:
     """The bench initrd's userspace, l2-init as /init, and in /lib/compsc
     only the modules built for the L2 kernel: the Debian kernel's modules
     would not load there, and every MB unpacked costs L2 boot time."""
-    stage = CACHE / "l2stage"
-    shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir(parents=True)
+    # Own stage and temporary file: test runs may build this concurrently.
+    stage = Path(tempfile.mkdtemp(prefix="l2stage.", dir=CACHE))
+    try:
+        __l2_initrd(bench_initrd, stage, out.with_name(f"{out.name}.{os.getpid()}.tmp"))
+        os.replace(out.with_name(f"{out.name}.{os.getpid()}.tmp"), out)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def __l2_initrd(bench_initrd: Path, stage: Path, out: Path) -> None:
     with open(bench_initrd, "rb") as f:
         subprocess.run(["cpio", "-idm", "--quiet"], cwd=stage, stdin=f, check=True)
     for d in ("lib/modules", "lib/compsc"):
@@ -89,10 +98,9 @@ def _l2_initrd(bench_initrd: Path, out: Path) -> None:
     shutil.copy2(HERE / "l2-init", stage / "init")
     os.chmod(stage / "init", 0o755)
     names = sorted(str(p.relative_to(stage)) for p in stage.rglob("*"))
-    with open(out.with_name(out.name + ".tmp"), "wb") as f:
+    with open(out, "wb") as f:
         subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"], cwd=stage,
                        input="\n".join(names).encode() + b"\n", stdout=f, check=True)
-    os.replace(out.with_name(out.name + ".tmp"), out)
 
 
 def l1_modules() -> dict:
