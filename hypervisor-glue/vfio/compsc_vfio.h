@@ -87,6 +87,8 @@ struct cvf_dev {
 	size_t loaded_len;
 	struct compsc_stream_view view;	/* points into loaded */
 	bool logging;		/* DMA logging started */
+	u32 log_reads;		/* log_read_and_clear calls since log_start */
+	u64 log_marked;		/* bytes reported dirty since log_start */
 	/* reset_lock protects deferred_reset */
 	spinlock_t reset_lock;
 	bool deferred_reset;	/* a reset came while state_mutex was held */
@@ -155,5 +157,7 @@ u32 cvf_ring_spans(void __iomem *bar, u64 *base, u64 *len, u32 max);
 extern const struct vfio_log_ops cvf_log_ops;
 bool cvf_log_get(void);
 void cvf_log_put(void);
+void cvf_log_debugfs_add(struct cvf_dev *cvf);
+void cvf_log_debugfs_del(struct cvf_dev *cvf);
 
 #endif /* COMPSC_VFIO_H */

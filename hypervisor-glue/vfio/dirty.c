@@ -8,6 +8,7 @@
  * which QEMU already tracks, once the area's COMPSC_F_DIRTY_LOG says so.
  * So QEMU's pre-copy converges without counting all guest memory dirty.
  */
+#include <linux/debugfs.h>
 #include <linux/iova_bitmap.h>
 #include <linux/module.h>
 #include <linux/vfio.h>
@@ -26,6 +27,8 @@
  */
 static void (*cvf_bitmap_set)(struct iova_bitmap *bitmap, unsigned long iova,
 			      size_t length);
+/* compsc_vfio/<BDF>/ per device: this logging session's counters */
+static struct dentry *cvf_debugfs;
 
 /**
  * cvf_log_get() - resolve what DMA logging needs from the VFIO core
@@ -38,6 +41,9 @@ bool cvf_log_get(void)
 	cvf_bitmap_set = symbol_get(iova_bitmap_set);
 	if (!cvf_bitmap_set)
 		return false;
+	cvf_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	if (IS_ERR(cvf_debugfs))
+		cvf_debugfs = NULL;	/* no counters, logging still works */
 	return true;
 }
 
@@ -48,8 +54,28 @@ void cvf_log_put(void)
 {
 	if (!cvf_bitmap_set)
 		return;
+	debugfs_remove_recursive(cvf_debugfs);
+	cvf_debugfs = NULL;
 	symbol_put(iova_bitmap_set);
 	cvf_bitmap_set = NULL;
+}
+
+/* Counters for tests and operators: did QEMU really read the log? */
+void cvf_log_debugfs_add(struct cvf_dev *cvf)
+{
+	struct dentry *dir;
+
+	if (!cvf_debugfs)
+		return;
+	dir = debugfs_create_dir(pci_name(cvf_pdev(cvf)), cvf_debugfs);
+	debugfs_create_u32("log_reads", 0444, dir, &cvf->log_reads);
+	debugfs_create_u64("log_marked_bytes", 0444, dir, &cvf->log_marked);
+}
+
+void cvf_log_debugfs_del(struct cvf_dev *cvf)
+{
+	if (cvf_debugfs)
+		debugfs_lookup_and_remove(pci_name(cvf_pdev(cvf)), cvf_debugfs);
 }
 
 /* The registered area's header, checked; the area is read through VFIO. */
@@ -105,6 +131,8 @@ static int cvf_log_start(struct vfio_device *vdev,
 		goto out;
 	}
 	cvf->logging = true;
+	cvf->log_reads = 0;
+	cvf->log_marked = 0;
 	cvf_area_dirty_flag(cvf, true);
 out:
 	cvf_state_mutex_unlock(cvf);
@@ -116,21 +144,27 @@ static int cvf_log_stop(struct vfio_device *vdev)
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
 	mutex_lock(&cvf->state_mutex);
-	if (cvf->logging)
+	if (cvf->logging) {
 		cvf_area_dirty_flag(cvf, false);
+		dev_info(&vdev->device,
+			 "DMA logging stopped: %u log reads, %llu bytes marked\n",
+			 cvf->log_reads, cvf->log_marked);
+	}
 	cvf->logging = false;
 	cvf_state_mutex_unlock(cvf);
 	return 0;
 }
 
 /* Mark [@b, @b + @l) inside the window [@iova, @iova + @len). */
-static void cvf_mark(struct iova_bitmap *dirty, u64 iova, u64 len,
-		     u64 b, u64 l)
+static void cvf_mark(struct cvf_dev *cvf, struct iova_bitmap *dirty,
+		     u64 iova, u64 len, u64 b, u64 l)
 {
 	u64 s = max(iova, b), e = min(iova + len, b + l);
 
-	if (s < e)
-		cvf_bitmap_set(dirty, s, e - s);
+	if (s >= e)
+		return;
+	cvf_bitmap_set(dirty, s, e - s);
+	cvf->log_marked += e - s;
 }
 
 static int cvf_log_read_and_clear(struct vfio_device *vdev,
@@ -149,12 +183,13 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 		err = -EINVAL;
 		goto out;
 	}
+	cvf->log_reads++;
 	if (!cvf_area_hdr(cvf, &hdr, &gpa, &size))
-		cvf_mark(dirty, iova, length, gpa, size);
+		cvf_mark(cvf, dirty, iova, length, gpa, size);
 	bar = cvf_bar_map(cvf);
 	n = bar ? cvf_ring_spans(bar, base, len, CVF_MAX_RINGS) : 0;
 	for (i = 0; i < n; i++)
-		cvf_mark(dirty, iova, length, base[i], len[i]);
+		cvf_mark(cvf, dirty, iova, length, base[i], len[i]);
 out:
 	cvf_state_mutex_unlock(cvf);
 	return err;

@@ -41,6 +41,7 @@ static int cvf_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = vfio_pci_core_register_device(&cvf->core);
 	if (err)
 		goto out_put;
+	cvf_log_debugfs_add(cvf);
 	return 0;
 out_put:
 	vfio_put_device(&cvf->core.vdev);
@@ -51,6 +52,7 @@ static void cvf_remove(struct pci_dev *pdev)
 {
 	struct vfio_pci_core_device *core = dev_get_drvdata(&pdev->dev);
 
+	cvf_log_debugfs_del(container_of(core, struct cvf_dev, core));
 	vfio_pci_core_unregister_device(core);
 	vfio_put_device(&core->vdev);
 }
