@@ -118,25 +118,25 @@ static void cvf_area_dirty_flag(struct cvf_dev *cvf, bool on)
 		    &ctl.flags, sizeof(ctl.flags), true);
 }
 
+/*
+ * A session may still be on from an earlier open: QEMU's source postpones
+ * log_stop after a completed migration until its VM runs again, which it
+ * never does, and then closes the device. The log keeps no state beyond
+ * the flag, so a new start simply restarts it instead of failing.
+ */
 static int cvf_log_start(struct vfio_device *vdev,
 			 struct rb_root_cached *ranges, u32 nnodes,
 			 u64 *page_size)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
-	int err = 0;
 
 	mutex_lock(&cvf->state_mutex);
-	if (cvf->logging) {
-		err = -EINVAL;
-		goto out;
-	}
 	cvf->logging = true;
 	cvf->log_reads = 0;
 	cvf->log_marked = 0;
 	cvf_area_dirty_flag(cvf, true);
-out:
 	cvf_state_mutex_unlock(cvf);
-	return err;
+	return 0;
 }
 
 static int cvf_log_stop(struct vfio_device *vdev)
