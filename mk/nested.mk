@@ -14,6 +14,7 @@ VFIO_KO     := $(KMOD)/compsc_vfio/compsc_vfio.ko
 VFIO_CORE_KO := $(KMOD)/vfio-core/vfio.ko
 NESTED      := $(TOP)/tests/nested
 NESTED_ENV  := $(BENCH_ENV) COMPSC_VFIO_KO=$(VFIO_KO) \
+	       COMPSC_VFIO_CORE_KO=$(VFIO_CORE_KO) \
 	       COMPSC_KROOT=$(KROOT) PYTHONPATH=$(BENCH)
 # L2 boots the small kernel with modules built for it (mk/l2kernel.mk).
 NESTED_ENV  += $(L2K_ENV)
@@ -46,12 +47,12 @@ $(VFIO_CORE_KO): $(KSTAMP) $(wildcard $(VFIO_CORE_DIR)/*)
 		{ rm -f $@; exit 1; }
 
 nested-test bench-e2e: l2-kmods
-nested-test: initramfs $(VFIO_KO)
+nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
 		--durations=0 $(NESTED_PYTEST) $(PYTEST_ARGS) .
 
 # Not written yet (issue 7): say so instead of failing obscurely.
-bench-e2e: initramfs $(VFIO_KO)
+bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	@if [ -f $(NESTED)/bench_e2e.py ]; then \
 		cd $(NESTED) && $(NESTED_ENV) $(PYTHON) bench_e2e.py; \
 	else \

@@ -18,16 +18,21 @@ CACHE = Path(os.environ.get("COMPSC_NESTED_CACHE",
 KROOT = Path(os.environ.get("COMPSC_KROOT", ""))
 KREL = os.environ.get("COMPSC_KREL", "")
 VFIO_KO = Path(os.environ.get("COMPSC_VFIO_KO", ""))
-# Stock modules L1 needs beyond the bench image, in load order.
+# Debian's vfio.ko rebuilt so the VFIO core can report DMA logs
+# (hypervisor-glue/vfio-core); unset, L1 runs Debian's own core.
+VFIO_CORE_KO = os.environ.get("COMPSC_VFIO_CORE_KO", "")
+# Stock modules L1 needs beyond the bench image, in load order; the VFIO
+# core (drivers/vfio/vfio) comes from l1_modules().
 L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p",
-              "virt/lib/irqbypass", "drivers/vfio/vfio",
+              "virt/lib/irqbypass",
               "drivers/vfio/vfio_iommu_type1", "drivers/vfio/pci/vfio-pci-core",
               "drivers/vfio/pci/vfio-pci"]
 SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
 L2_IP = vf_ip(0)
-# Debian's 6.12 has no CONFIG_IOMMUFD_DRIVER, so no VFIO DMA logging report:
+# Without DMA logging (Debian's own VFIO core, or compsc_vfio dma_logging=0)
 # QEMU counts all guest RAM dirty and converges only when told the link is
 # fast enough to move it all in the downtime budget (in effect stop-and-copy).
+# With logging these only make it converge sooner.
 ALL_DIRTY = ("downtime-limit 1000", "avail-switchover-bandwidth 1000")
 
 
@@ -103,17 +108,22 @@ def __l2_initrd(bench_initrd: Path, stage: Path, out: Path) -> None:
                        input="\n".join(names).encode() + b"\n", stdout=f, check=True)
 
 
+def _stock_module(m: str) -> Path:
+    """Debian's module @m (path under kernel/, no suffix), decompressed once."""
+    dst = CACHE / "mods" / (Path(m).name + ".ko")
+    if not dst.exists():
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        base = KROOT / "lib/modules" / KREL / "kernel"
+        dst.write_bytes(_sh("xz", "-dc", str(base / (m + ".ko.xz"))).stdout)
+    return dst
+
+
 def l1_modules() -> dict:
-    """{guest path: host file} for the stock modules and compsc_vfio.ko."""
-    out = CACHE / "mods"
-    out.mkdir(parents=True, exist_ok=True)
-    files = {}
-    base = KROOT / "lib/modules" / KREL / "kernel"
-    for m in L1_MODULES:
-        dst = out / (Path(m).name + ".ko")
-        if not dst.exists():
-            dst.write_bytes(_sh("xz", "-dc", str(base / (m + ".ko.xz"))).stdout)
-        files[f"/lib/compsc/nested/{dst.name}"] = str(dst)
+    """{guest path: host file}: the stock modules, the VFIO core, compsc_vfio.ko."""
+    files = {f"/lib/compsc/nested/{Path(m).name}.ko": str(_stock_module(m))
+             for m in L1_MODULES}
+    core = VFIO_CORE_KO or _stock_module("drivers/vfio/vfio")
+    files["/lib/compsc/nested/vfio.ko"] = str(core)
     files["/lib/compsc/nested/compsc_vfio.ko"] = str(VFIO_KO)
     files["/usr/sbin/l1lib.sh"] = str(HERE / "l1lib.sh")
     return files
