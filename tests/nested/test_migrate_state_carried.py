@@ -16,11 +16,14 @@ def _last(stats, key):
 
 def _migrate(l1, peer, src, dst, dst_name, left_vf):
     """One way; returns (result, the destination's l2stat lines)."""
+    mark = len(l1.sh("dmesg").out)
     with peer.ping_stream(L2_IP, interval=0.5) as ps:
         t0 = time.time()
         res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
         t1 = time.time()
         assert res["status"] == "completed", res["info"]
+        # taken in PRE_COPY, while the guest's vCPUs still ran
+        assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
         # the source host goes away: its VF no longer owns the guest's MAC
         l1.sh(f"ip link set {PF} vf {left_vf} mac 02:00:00:00:00:9{left_vf}")
         l1.wait_l2_stat(dst_name, "compsc_restores")
