@@ -68,6 +68,7 @@ struct cvf_file {
 	size_t len;		/* bytes in buf (saving: all of it) */
 	bool disabled;		/* the arc that owned it is over */
 	bool filled;		/* saving: the state is in buf */
+	int error;		/* saving: reads fail with this */
 	bool checked;		/* loading: a complete stream passed the checks */
 };
 
@@ -124,6 +125,7 @@ void cvf_mig_cleanup(struct cvf_dev *cvf);
 /* file.c */
 struct cvf_file *cvf_file_new(struct cvf_dev *cvf, bool saving);
 void cvf_file_fill(struct cvf_file *f, u8 *buf, size_t len);
+void cvf_file_fail(struct cvf_file *f, int error);
 void cvf_file_disable(struct cvf_file *f);
 
 /* state.c */

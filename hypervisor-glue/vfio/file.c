@@ -41,6 +41,9 @@ static ssize_t cvf_file_read(struct file *filp, char __user *ubuf,
 		ret = -ENODEV;
 		goto out;
 	}
+	ret = f->error;
+	if (ret)
+		goto out;
 	ret = -ENOMSG;
 	if (!f->filled)
 		goto out;
@@ -201,6 +204,14 @@ void cvf_file_fill(struct cvf_file *f, u8 *buf, size_t len)
 	f->buf = buf;
 	f->len = len;
 	f->filled = true;
+	mutex_unlock(&f->lock);
+}
+
+/* Saving: there is no state to give; every read fails with @error. */
+void cvf_file_fail(struct cvf_file *f, int error)
+{
+	mutex_lock(&f->lock);
+	f->error = error;
 	mutex_unlock(&f->lock);
 }
 

@@ -6,11 +6,11 @@
  * actions out, one block per action.
  *
  * A take that fails (readers did not drain, hostile area, the guest never
- * restored the last hand-back) does not fail its arc: QEMU resets a device
- * whose RUNNING -> RUNNING_P2P arc fails, which would destroy exactly the
- * state the failure protects. The device simply stays the guest's, and
- * the STOP -> STOP_COPY arc later refuses (nothing held), which fails the
- * migration cleanly with the device in STOP; QEMU then resumes the guest.
+ * restored the last hand-back) fails no arc: QEMU resets a device whose
+ * arc fails, which would destroy exactly the state the failure protects.
+ * The device simply stays the guest's, and the save fd of STOP_COPY fails
+ * every read (COMPSC_MIG_A_SAVE_FAIL), which fails the migration; QEMU
+ * then resumes the guest on the untouched device.
  */
 #include <linux/file.h>
 #include <linux/vfio.h>
@@ -80,8 +80,6 @@ static int cvf_do_save(struct cvf_dev *cvf)
 	u8 *buf;
 	int err;
 
-	if (WARN_ON(!cvf->save))
-		return -EINVAL;
 	err = cvf_save(cvf, &buf, &len);
 	if (err)
 		return err;
@@ -155,14 +153,17 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 		if (IS_ERR(res))
 			return res;
 	}
-	if (actions & COMPSC_MIG_A_SAVE) {
+	/* a save that cannot be made fails the data, not the arc (see top) */
+	if ((actions & COMPSC_MIG_A_SAVE) && cvf->save) {
 		err = cvf_do_save(cvf);
-		if (err && res) {	/* no half-made fd reaches QEMU */
-			fput(res);
-			res = NULL;
-		}
 		if (err)
-			cvf_put_file(&cvf->save);
+			cvf_file_fail(cvf->save, err);
+		err = 0;
+	}
+	if ((actions & COMPSC_MIG_A_SAVE_FAIL) && cvf->save) {
+		dev_err(&cvf_pdev(cvf)->dev,
+			"nothing held to migrate: the save fails, the guest keeps its device\n");
+		cvf_file_fail(cvf->save, -EIO);
 	}
 	if (actions & COMPSC_MIG_A_SAVE_END)
 		cvf_put_file(&cvf->save);
@@ -197,14 +198,9 @@ static struct file *cvf_arc(struct cvf_dev *cvf, u32 next)
 	int err;
 
 	err = compsc_mig_arc(from, next, cvf_ctx(cvf), &actions);
-	if (err == -COMPSC_EINVAL) {
+	if (err) {
 		WARN(1, "compsc_vfio: impossible arc %u -> %u\n", from, next);
 		return ERR_PTR(-EINVAL);
-	}
-	if (err) {
-		dev_err(&cvf_pdev(cvf)->dev, "%s -> %s: nothing to migrate\n",
-			compsc_mig_state_name(from), compsc_mig_state_name(next));
-		return ERR_PTR(-ENODEV);
 	}
 	res = cvf_do_actions(cvf, actions);
 	if (IS_ERR(res) && (actions & (COMPSC_MIG_A_LOAD_END |

@@ -74,16 +74,16 @@ static u32 compsc_mig_precopy_arc(u32 from, u32 to, u32 ctx)
 	return 0;				/* PRE_COPY_P2P -> PRE_COPY */
 }
 
-static int compsc_mig_stop_copy(u32 from, u32 ctx, u32 *actions)
+static u32 compsc_mig_stop_copy(u32 from, u32 ctx)
 {
-	/* nothing held: no guest state to save */
-	if (!(ctx & COMPSC_MIG_C_HELD))
-		return -COMPSC_ESTATE;
-	*actions = COMPSC_MIG_A_SAVE;
+	/* nothing held, no guest state to save: fail the data, not the arc */
+	u32 actions = ctx & COMPSC_MIG_C_HELD ? COMPSC_MIG_A_SAVE :
+						 COMPSC_MIG_A_SAVE_FAIL;
+
 	/* from PRE_COPY_P2P the save fd is already open and stays the same */
 	if (from == COMPSC_MIG_STOP)
-		*actions |= COMPSC_MIG_A_SAVE_OPEN;
-	return 0;
+		actions |= COMPSC_MIG_A_SAVE_OPEN;
+	return actions;
 }
 
 int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions)
@@ -93,8 +93,8 @@ int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions)
 		return -COMPSC_EINVAL;
 	*actions = 0;
 	if (to == COMPSC_MIG_STOP_COPY)
-		return compsc_mig_stop_copy(from, ctx, actions);
-	if (compsc_mig_is_precopy(from) || compsc_mig_is_precopy(to))
+		*actions = compsc_mig_stop_copy(from, ctx);
+	else if (compsc_mig_is_precopy(from) || compsc_mig_is_precopy(to))
 		*actions = compsc_mig_precopy_arc(from, to, ctx);
 	else if (from == COMPSC_MIG_RUNNING)
 		*actions = compsc_mig_take(ctx);

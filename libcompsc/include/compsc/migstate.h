@@ -32,6 +32,7 @@
 #define COMPSC_MIG_A_TAKE	(1u << 0) /* acquire (bounded), stop queues */
 #define COMPSC_MIG_A_SAVE_OPEN	(1u << 7) /* open the save fd, empty for now */
 #define COMPSC_MIG_A_SAVE	(1u << 1) /* build the stream into the save fd */
+#define COMPSC_MIG_A_SAVE_FAIL	(1u << 8) /* nothing held: every read fails */
 #define COMPSC_MIG_A_SAVE_END	(1u << 2) /* close the save fd */
 #define COMPSC_MIG_A_LOAD	(1u << 3) /* forget held state, open the load fd */
 #define COMPSC_MIG_A_LOAD_END	(1u << 4) /* strict parse + checks of what came */
@@ -40,10 +41,14 @@
 
 /*
  * compsc_mig_arc() - the rules for one arc @from -> @to given @ctx.
- * Returns 0 with *@actions set; -COMPSC_EINVAL for an arc that is not a
- * legal single step (a caller bug: warn); -COMPSC_ESTATE for a legal arc
- * the host cannot take now (e.g. STOP_COPY with no device held: fail the
- * arc, stay in @from).
+ * Returns 0 with *@actions set, or -COMPSC_EINVAL for an arc that is not a
+ * legal single step (a caller bug: warn).
+ *
+ * Every legal arc succeeds, even STOP_COPY with no device held (the take
+ * failed or the area was refused): QEMU resets a device whose STOP_COPY
+ * arc fails, which would take the device from the very guest the refusal
+ * protects. The failure travels in the data instead (A_SAVE_FAIL), so the
+ * migration fails and the guest keeps its device untouched.
  */
 int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions);
 

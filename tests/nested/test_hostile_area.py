@@ -1,0 +1,67 @@
+"""A guest that turns its registered area hostile after registering it is
+refused: the migration fails cleanly, compsc_vfio says why, the source
+guest keeps its device and its network, and L1 stays healthy.
+
+The hostile bytes are written straight into the guest's RAM through the
+file that backs it in L1 (what the guest itself could write there): the
+area's reg_count is raised past reg_max, a list that would index past the
+area."""
+import re
+import struct
+import time
+
+from nested import ALL_DIRTY, DST_PORT, L2_IP, SRC_PORT
+
+MEM = "/run/l2-src.mem"  # L1 has no /dev/shm; /run is in RAM too
+
+
+def _ram(path: str) -> str:
+    """QEMU options for L2 RAM in a file (both sides: the RAM block names
+    must match for the migration to load)."""
+    return (f"-object memory-backend-file,id=m0,size=256M,mem-path={path},share=on "
+            "-machine memory-backend=m0")
+AREA_MAGIC = 0x41435343  # COMPSC_AREA_MAGIC, "CSCA"
+REG_COUNT_OFF = 12  # struct compsc_area_hdr.reg_count (libcompsc abi.h)
+
+
+def _area_gpa(l1, vf_index: int) -> int:
+    """The area the guest behind VF @vf_index registered (compsc.ko debugfs)."""
+    areas = l1.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
+                  "cat /sys/kernel/debug/compsc/areas").out
+    for line in areas.splitlines():
+        _, vf, gpa, _ = line.split()
+        if int(vf) == vf_index:
+            return int(gpa, 16)
+    raise AssertionError(f"no area registered for VF {vf_index}:\n{areas}")
+
+
+def test_hostile_area_refused(l1, peer):
+    l1.l2_start("src", l1.vf0, SRC_PORT, _ram(MEM))
+    l1.l2_start("dst", l1.vf1, DST_PORT,
+                _ram("/run/l2-dst.mem") + " -incoming tcp:127.0.0.1:4444")
+    l1.wait_l2_up("src")
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    gpa = _area_gpa(l1, 0)  # l1.vf0 is the PF's VF 0
+    hdr = bytes.fromhex(l1.sh(f"dd if={MEM} bs=1 skip={gpa} count=16 2>/dev/null | "
+                              "od -An -tx1 | tr -d ' \\n'").out.strip())
+    magic, _, _, size, _, reg_max = struct.unpack("<IHHIHH", hdr)
+    print(f"nested: area at {gpa:#x}, {size} bytes, reg_max {reg_max}")
+    assert magic == AREA_MAGIC, hex(magic)
+    l1.sh(f"printf '\\377\\377' | dd of={MEM} bs=1 seek={gpa + REG_COUNT_OFF} "
+          "conv=notrunc 2>/dev/null")
+
+    mark = len(l1.sh("dmesg").out)
+    res = l1.migrate(params=ALL_DIRTY, timeout=240)
+    log = l1.sh("dmesg").out[mark:]
+    print(f"nested: migration {res['status']}; compsc_vfio said:\n" +
+          "\n".join(x for x in log.splitlines() if "compsc" in x)[-1500:])
+    assert res["status"] == "failed", res["info"]
+    print(l1.sh("cat /run/src.qemu /run/dst.qemu", check=False).out[-1500:])
+    assert re.search(r"area|refus|invalid", log, re.I), log[-2000:]
+    assert "device taken" not in log, "a hostile area was taken"
+    # the source guest still has its device and its network
+    time.sleep(5)
+    assert peer.ping(L2_IP, count=10, interval=0.5).received >= 5
+    stats = l1.l2_stats("src")
+    assert stats and "compsc_restores" in stats[-1], stats[-1:]
+    l1.check_kernel_log()
