@@ -1,0 +1,170 @@
+"""make bench-e2e: the downtime a peer sees when Debian's unmodified QEMU,
+inside the L1 host, live-migrates one L2 guest four ways, in one run:
+
+  compsc-log   CompSC igbvf on VF0 -> VF1 through compsc_vfio, QEMU using the
+               driver's DMA logging (default migration parameters)
+  compsc-all   the same with QEMU's all-dirty fallback
+               (x-device-dirty-page-tracking=off; converges only when told
+               the link can move all of RAM within the downtime budget)
+  unplug       the usual way today: device_del of VF0, migrate, device_add
+               of VF1 at the destination (the guest re-plugs its NIC)
+  virtio       a virtio-net L2 (tap on a bridge with the PF) migrated by the
+               same QEMU, the paravirtual reference
+
+Downtime = the longest gap between ping replies at the peer (outside L1)
+around the migration. QEMU's own "downtime" figure is printed next to it.
+Everything runs under TCG inside TCG: compare within one run only.
+
+Last line, exactly:
+  bench-e2e: compsc_vs_pv=R1 compsc_vs_unplug=R2 converged=yes|no
+R1, R2 are ratios of peer-seen downtime with CompSC using DMA logging;
+converged=yes when that migration completed with QEMU's default
+parameters (so the DMA log, not the all-dirty fallback, let it converge).
+"""
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
+from compscvm import Peer  # noqa: E402
+from nested import ALL_DIRTY, DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT  # noqa: E402
+
+PING_INTERVAL = 0.05
+CONVERGE_TIMEOUT = 240   # s of pre-copy before "does not converge"
+RESUME_TIMEOUT = 90      # s after the switch-over for the peer to hear back
+
+
+def qemu_downtime(info: str):
+    m = re.search(r"downtime:\s*(\d+)\s*ms", info, re.I)
+    return int(m.group(1)) if m else None
+
+
+class Mode:
+    """One way of migrating; run() returns its result dict."""
+
+    name = ""
+    src_dev = "vf0"
+    dst_dev = "vf1"
+    vfioopts = ""
+    params: tuple = ()
+
+    def __init__(self, l1: L1, peer: Peer):
+        self.l1, self.peer = l1, peer
+
+    def dev(self, which: str) -> str:
+        return {"vf0": self.l1.vf0, "vf1": self.l1.vf1}.get(which, which)
+
+    def start(self) -> None:
+        env = f"VFIOOPTS={self.vfioopts} " if self.vfioopts else ""
+        self.l1.sh(f"{env}l2_start src {self.dev(self.src_dev)} {L2_IP} {SRC_PORT}")
+        self.l1.sh(f"{env}l2_start dst {self.dev(self.dst_dev)} {L2_IP} {DST_PORT} "
+                   f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+        boot = self.l1.wait_l2_up("src")
+        if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
+            raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
+        print(f"bench-e2e: {self.name}: L2 up after {boot:.0f} s", flush=True)
+
+    def migrate(self) -> dict:
+        return self.l1.migrate(params=self.params, timeout=CONVERGE_TIMEOUT, poll=0.5)
+
+    def after(self) -> None:
+        """What the operator does once QEMU reports completion."""
+
+    def run(self) -> dict:
+        self.start()
+        with self.peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
+            time.sleep(3)
+            t0 = time.time()
+            res = self.migrate()
+            if res["status"] == "completed":
+                self.after()
+            t1 = time.time()
+            if res["status"] != "completed":
+                self.l1.hmp(SRC_PORT, "migrate_cancel")
+            resumed = self.wait_replies(ps, t1) if res["status"] == "completed" else False
+            time.sleep(2)
+        gap = ps.trace.max_gap(t0, time.time()) if resumed else None
+        out = {"mode": self.name, "status": res["status"], "peer_gap_s": gap,
+               "qemu_downtime_ms": qemu_downtime(res["info"]),
+               "migrate_s": round(t1 - t0, 2)}
+        print(f"bench-e2e: {json.dumps(out)}", flush=True)
+        self.l1.l2_stop("src", "dst")
+        return out
+
+    def wait_replies(self, ps, since: float) -> bool:
+        """True once the peer hears the guest again after @since."""
+        t = time.time()
+        while time.time() - t < RESUME_TIMEOUT:
+            r = self.peer.ping(L2_IP, count=1, interval=0.2, deadline=2)
+            if r.received:
+                return True
+        return False
+
+
+class CompscLog(Mode):
+    name = "compsc-log"
+
+
+class CompscAll(Mode):
+    name = "compsc-all"
+    vfioopts = "x-device-dirty-page-tracking=off"
+    params = ALL_DIRTY
+
+
+class Unplug(Mode):
+    name = "unplug"
+    dst_dev = "none"
+
+    def migrate(self) -> dict:
+        self.l1.hmp(SRC_PORT, "device_del hostdev0")
+        # the guest gives the NIC back (PCIe attention button, ~5 s in Linux)
+        t = time.time()
+        while "hostdev0" in self.l1.hmp(SRC_PORT, "info pci") and time.time() - t < 60:
+            time.sleep(0.5)
+        return super().migrate()
+
+    def after(self) -> None:
+        self.l1.hmp(DST_PORT, f"device_add vfio-pci,host={self.l1.vf1},id=hostdev1,bus=rp1")
+
+
+class Virtio(Mode):
+    name = "virtio"
+    src_dev = dst_dev = "virtio"
+
+
+def main() -> int:
+    results = {}
+    with Peer() as peer:
+        l1 = L1(peer)
+        try:
+            l1.setup()
+            # virtio last: it puts the PF into a bridge
+            for mode in (CompscLog, CompscAll, Unplug, Virtio):
+                results[mode.name] = mode(l1, peer).run()
+            l1.check_kernel_log()
+        finally:
+            l1.close(check=False)
+    return report(results)
+
+
+def report(results: dict) -> int:
+    log, unplug, pv = (results[k] for k in ("compsc-log", "unplug", "virtio"))
+    converged = log["status"] == "completed" and log["peer_gap_s"] is not None
+    print("bench-e2e: peer-seen downtime (s): " + " ".join(
+        f"{k}={v['peer_gap_s'] if v['peer_gap_s'] is None else round(v['peer_gap_s'], 2)}"
+        for k, v in results.items()))
+    if not converged or pv["peer_gap_s"] is None or unplug["peer_gap_s"] is None:
+        print("bench-e2e: a run did not complete; no ratio", file=sys.stderr)
+        r1 = r2 = "nan"
+    else:
+        r1 = f"{log['peer_gap_s'] / pv['peer_gap_s']:.2f}"
+        r2 = f"{log['peer_gap_s'] / unplug['peer_gap_s']:.2f}"
+    print(f"bench-e2e: compsc_vs_pv={r1} compsc_vs_unplug={r2} "
+          f"converged={'yes' if converged else 'no'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
