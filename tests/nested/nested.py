@@ -118,10 +118,15 @@ def _stock_module(m: str) -> Path:
     return dst
 
 
+# For bench-e2e's virtio-net baseline: a bridge with the PF and taps
+# (l1lib.sh l1_bridge loads them).
+L1_NET_MODULES = ["net/llc/llc", "net/802/stp", "net/bridge/bridge", "drivers/net/tun"]
+
+
 def l1_modules() -> dict:
     """{guest path: host file}: the stock modules, the VFIO core, compsc_vfio.ko."""
     files = {f"/lib/compsc/nested/{Path(m).name}.ko": str(_stock_module(m))
-             for m in L1_MODULES}
+             for m in L1_MODULES + L1_NET_MODULES}
     core = VFIO_CORE_KO or _stock_module("drivers/vfio/vfio")
     files["/lib/compsc/nested/vfio.ko"] = str(core)
     files["/lib/compsc/nested/compsc_vfio.ko"] = str(VFIO_KO)
