@@ -398,6 +398,7 @@ int cvf_give(struct cvf_dev *cvf)
 	WRITE_ONCE(ctl->host_status, 0);
 	compsc_writer_release(ctl);
 	cvf_kick(cvf->bar, true);
+	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest\n");
 	cvf->ctx &= ~COMPSC_MIG_C_LOADED;
 	err = 0;
 out:

@@ -72,8 +72,28 @@ class Mode:
     def after(self) -> None:
         """What the operator does once QEMU reports completion."""
 
+    def l1_events(self, mark: int) -> dict:
+        """Host-clock times of compsc_vfio's take and hand-over since dmesg
+        offset @mark (L1's dmesg clock mapped through /proc/uptime)."""
+        up = float(self.l1.sh("cut -d' ' -f1 /proc/uptime").out.split()[0])
+        offset = time.time() - up
+        ev = {}
+        for line in self.l1.sh("dmesg").out[mark:].splitlines():
+            m = re.match(r"\[\s*(\d+\.\d+)\].*(device taken|device handed)", line)
+            if m:
+                ev.setdefault(m.group(2).split()[1], offset + float(m.group(1)))
+        return ev
+
+    @staticmethod
+    def gap_edges(trace, start: float):
+        """(last reply before, first reply after) the longest gap after @start."""
+        ts = sorted(t for t, _ in trace.replies if t >= start - 5)
+        pairs = [(a, b) for a, b in zip(ts, ts[1:]) if b >= start]
+        return max(pairs, key=lambda p: p[1] - p[0], default=(None, None))
+
     def run(self) -> dict:
         self.start()
+        mark = len(self.l1.sh("dmesg").out)
         with self.peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
             time.sleep(3)
             t0 = time.time()
@@ -89,6 +109,12 @@ class Mode:
         out = {"mode": self.name, "status": res["status"], "peer_gap_s": gap,
                "qemu_downtime_ms": qemu_downtime(res["info"]),
                "migrate_s": round(t1 - t0, 2)}
+        if gap is not None:
+            # where the gap sits against the driver's take and hand-over
+            a, b = self.gap_edges(ps.trace, t0)
+            ev = self.l1_events(mark)
+            out["timeline_s"] = {k: round(v - a, 2) for k, v in
+                                 [("gap_end", b)] + sorted(ev.items(), key=lambda x: x[1])}
         print(f"bench-e2e: {json.dumps(out)}", flush=True)
         self.l1.l2_stop("src", "dst")
         return out
@@ -134,6 +160,16 @@ class Virtio(Mode):
     src_dev = dst_dev = "virtio"
 
 
+def run_mode(mode: Mode) -> dict:
+    """One mode; a mode that breaks is reported as such, the others go on."""
+    try:
+        return mode.run()
+    except Exception as e:  # noqa: BLE001 - reported, and the run goes on
+        print(f"bench-e2e: {mode.name}: broke: {e}"[:3000], flush=True)
+        mode.l1.l2_stop("src", "dst")
+        return {"mode": mode.name, "status": "broke", "peer_gap_s": None}
+
+
 def main() -> int:
     results = {}
     with Peer() as peer:
@@ -142,7 +178,7 @@ def main() -> int:
             l1.setup()
             # virtio last: it puts the PF into a bridge
             for mode in (CompscLog, CompscAll, Unplug, Virtio):
-                results[mode.name] = mode(l1, peer).run()
+                results[mode.name] = run_mode(mode(l1, peer))
             l1.check_kernel_log()
         finally:
             l1.close(check=False)

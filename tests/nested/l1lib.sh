@@ -78,7 +78,7 @@ l2_start() {
 	rm -f /run/$name.log /run/$name.qemu
 	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
 		-kernel $S/l2/vmlinuz -initrd $S/l2/initrd.img \
-		-append "console=ttyS0 quiet panic=-1 l2ip=$ip" \
+		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip" \
 		-device pcie-root-port,id=rp1,slot=1,chassis=1 \
 		-serial file:/run/$name.log \
 		-monitor tcp:127.0.0.1:$port,server=on,wait=off \
