@@ -49,7 +49,7 @@ l2_nic() {
 		ip tuntap add dev tap-$1 mode tap 2>/dev/null
 		ip link set tap-$1 master br0 up
 		echo "-netdev tap,id=v0,ifname=tap-$1,script=no,downscript=no" \
-			"-device virtio-net-pci,netdev=v0,mac=52:54:00:12:34:99,bus=rp1"
+			"-device virtio-net-pci,netdev=v0,mac=52:54:00:12:34:99,bus=rp1,romfile="
 		;;
 	*)
 		echo "-device vfio-pci,host=$2,id=hostdev0,bus=rp1,enable-migration=on,x-no-mmap=on${VFIOOPTS:+,$VFIOOPTS}"
