@@ -30,9 +30,9 @@ L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p
 SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
 L2_IP = vf_ip(0)
 # Without DMA logging (Debian's own VFIO core, or compsc_vfio dma_logging=0)
-# QEMU counts all guest RAM dirty and converges only when told the link is
-# fast enough to move it all in the downtime budget (in effect stop-and-copy).
-# With logging these only make it converge sooner.
+# vfio_iommu_type1 reports all guest RAM dirty, at least until the driver
+# pins the guest's area; these let QEMU move it all in the downtime budget
+# (in effect stop-and-copy). With logging they only make it converge sooner.
 ALL_DIRTY = ("downtime-limit 1000", "avail-switchover-bandwidth 1000")
 
 
