@@ -10,7 +10,7 @@ def test_migrate_corrupt_stream(l1, peer):
     l1.wait_l2_up("src")
     before = l1.wait_l2_stat("src", "compsc_restores")[-1]
     l1.sh("echo 1 > /sys/module/compsc_vfio/parameters/fault_corrupt")
-    res = l1.migrate_retaking()
+    res = l1.migrate(params=ALL_DIRTY)
     assert res["status"] == "failed", res["info"]
     dmesg = l1.sh("dmesg").out
     assert "stream refused" in dmesg or "foreign or corrupt" in dmesg, dmesg[-3000:]
