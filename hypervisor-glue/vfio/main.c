@@ -68,7 +68,7 @@ int cvf_init_dev(struct vfio_device *vdev)
 	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P |
 				VFIO_MIGRATION_PRE_COPY;
 	vdev->mig_ops = &cvf_mig_ops;
-	/* without log_ops QEMU counts all guest memory dirty (see cvf_init) */
+	/* without log_ops QEMU asks the IOMMU backend instead (see cvf_init) */
 	if (cvf_log_on)
 		vdev->log_ops = &cvf_log_ops;
 	return vfio_pci_core_init_dev(vdev);
@@ -125,7 +125,7 @@ static int __init cvf_init(void)
 	if (cvf_log_on)
 		pr_info("DMA logging offered: the VFIO core reports it through iova_bitmap\n");
 	else if (cvf_dma_logging)
-		pr_info("no DMA logging: the VFIO core cannot report it (built without CONFIG_IOMMUFD_DRIVER), QEMU counts all guest memory dirty\n");
+		pr_info("no DMA logging: the VFIO core cannot report it (built without CONFIG_IOMMUFD_DRIVER)\n");
 	else
 		pr_info("DMA logging off (dma_logging=0)\n");
 	err = pci_register_driver(&cvf_driver);
