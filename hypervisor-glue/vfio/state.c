@@ -396,6 +396,13 @@ int cvf_give(struct cvf_dev *cvf)
 	compsc_host_apply(a->va, &a->hdr, &a->lists, &cvf->view);
 	ctl = cvf_area_sec(a, a->hdr.ctl_off);
 	WRITE_ONCE(ctl->host_status, 0);
+	/*
+	 * The source's "mark DMA pages dirty" request came along in guest
+	 * memory; this host is not logging (until QEMU starts a session).
+	 */
+	if (!cvf->logging)
+		WRITE_ONCE(ctl->flags,
+			   ctl->flags & ~cpu_to_le32(COMPSC_F_DIRTY_LOG));
 	compsc_writer_release(ctl);
 	cvf_kick(cvf->bar, true);
 	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest\n");

@@ -208,29 +208,6 @@ class L1(VM):
             time.sleep(3)
         raise BenchError(f"no l2stat with {key} from {name}:\n{self.l2_log(name)[-2000:]}")
 
-    def migrate_retaking(self, params=ALL_DIRTY, attempts: int = 3) -> dict:
-        """migrate(), again while the only failure is the bounded take.
-
-        QEMU pauses the vCPUs before it moves the device to RUNNING_P2P, so
-        a guest paused inside a read-side section can never leave it and
-        the take times out (the source keeps its device, the destination
-        QEMU exits). Known limitation, see tests/nested/README; the number
-        of attempts is in the result.
-        """
-        for n in range(1, attempts + 1):
-            mark = len(self.sh("dmesg").out)
-            res = self.migrate(params=params)
-            res["attempts"] = n
-            if res["status"] == "completed":
-                return res
-            if "readers did not leave in time" not in self.sh("dmesg").out[mark:]:
-                return res
-            print(f"nested: attempt {n}: take timed out, destination restarted")
-            self.l2_stop("dst")
-            self.l2_start("dst", self.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-            time.sleep(5)
-        return res
-
     def migrate(self, timeout: float = 300, params=(), poll: float = 2,
                 src: int = SRC_PORT, dst: int = DST_PORT) -> dict:
         """Migrate the L2 with monitor port @src to the one on @dst (started
