@@ -14,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/vfio_pci_core.h>
 #include <compsc/compsc.h>
+#include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
 
 #define CVF_AREA_PAGES	(COMPSC_AREA_MAX_SIZE / PAGE_SIZE + 1)
@@ -88,6 +89,10 @@ struct cvf_dev {
 	size_t loaded_len;
 	struct compsc_stream_view view;	/* points into loaded */
 	bool logging;		/* DMA logging started */
+	/* stat_lock protects stat_on and stat_base (taken in the BAR read path) */
+	spinlock_t stat_lock;
+	bool stat_on;		/* host-emulated counters in effect */
+	u32 stat_base[COMPSC_82576VF_NR_STATS];
 	u32 log_reads;		/* log_read_and_clear calls since log_start */
 	u64 log_marked;		/* bytes reported dirty since log_start */
 	/* reset_lock protects deferred_reset */
@@ -108,6 +113,7 @@ static inline struct pci_dev *cvf_pdev(struct cvf_dev *cvf)
 /* module parameters (main.c) */
 extern unsigned int cvf_take_timeout_ms;
 extern bool cvf_fault_corrupt;
+extern bool cvf_host_counters;
 
 /* main.c */
 int cvf_init_dev(struct vfio_device *vdev);
@@ -146,6 +152,15 @@ struct cvf_area *cvf_area_get(struct cvf_dev *cvf, u64 gpa, u32 size);
 void cvf_area_put(struct cvf_dev *cvf, struct cvf_area *a);
 void *cvf_area_sec(struct cvf_area *a, __le32 off);
 bool cvf_area_overlaps(struct cvf_area *a, u64 iova, u64 len);
+
+/* stats.c */
+void cvf_stats_save(struct cvf_dev *cvf, struct compsc_rec_counter *out);
+int cvf_stats_check(const struct compsc_stream_view *v);
+void cvf_stats_load(struct cvf_dev *cvf, const struct compsc_stream_view *v);
+void cvf_stats_forget(struct cvf_dev *cvf);
+ssize_t cvf_read(struct vfio_device *vdev, char __user *buf, size_t count,
+		 loff_t *ppos);
+int cvf_mmap(struct vfio_device *vdev, struct vm_area_struct *vma);
 
 /* dev.c */
 void __iomem *cvf_bar_map(struct cvf_dev *cvf);

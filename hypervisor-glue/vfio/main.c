@@ -16,6 +16,11 @@ module_param_named(take_timeout_ms, cvf_take_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(take_timeout_ms,
 		 "bound on the wait for the guest driver's readers (ms)");
 
+bool cvf_host_counters;
+module_param_named(host_counters, cvf_host_counters, bool, 0444);
+MODULE_PARM_DESC(host_counters,
+		 "emulate the VF statistics registers so they continue across migrations (set on both hosts)");
+
 bool cvf_fault_corrupt;
 module_param_named(fault_corrupt, cvf_fault_corrupt, bool, 0644);
 MODULE_PARM_DESC(fault_corrupt,
@@ -64,6 +69,7 @@ int cvf_init_dev(struct vfio_device *vdev)
 
 	mutex_init(&cvf->state_mutex);
 	spin_lock_init(&cvf->reset_lock);
+	spin_lock_init(&cvf->stat_lock);
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P |
 				VFIO_MIGRATION_PRE_COPY;

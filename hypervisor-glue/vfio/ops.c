@@ -20,6 +20,7 @@ static int cvf_open_device(struct vfio_device *vdev)
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	cvf->ctx = 0;
 	cvf_state_mutex_unlock(cvf);
+	cvf_stats_forget(cvf);
 	vfio_pci_core_finish_enable(&cvf->core);
 	return 0;
 }
@@ -58,9 +59,9 @@ const struct vfio_device_ops cvf_ops = {
 	.close_device = cvf_close_device,
 	.ioctl = vfio_pci_core_ioctl,
 	.device_feature = vfio_pci_core_ioctl_feature,
-	.read = vfio_pci_core_read,
+	.read = cvf_read,
 	.write = vfio_pci_core_write,
-	.mmap = vfio_pci_core_mmap,
+	.mmap = cvf_mmap,
 	.request = vfio_pci_core_request,
 	.match = vfio_pci_core_match,
 	.dma_unmap = cvf_dma_unmap,

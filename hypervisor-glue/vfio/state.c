@@ -145,6 +145,7 @@ void cvf_giveback(struct cvf_dev *cvf)
 struct cvf_save {
 	struct compsc_rec_reg regs[COMPSC_MAX_REGS];
 	struct compsc_rec_counter ctrs[COMPSC_MAX_COUNTERS];
+	struct compsc_rec_counter stats[COMPSC_82576VF_NR_STATS];
 	struct compsc_pf_vf_state pf;
 	bool has_pf;
 	u8 *drv;		/* packed replay log, drv_len bytes */
@@ -204,6 +205,11 @@ static int cvf_build(struct cvf_dev *cvf, struct cvf_save *s, u8 *out)
 	if (s->has_pf)
 		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, &s->pf,
 				  sizeof(s->pf));
+	if (cvf_host_counters || READ_ONCE(cvf->stat_on)) {
+		cvf_stats_save(cvf, s->stats);
+		compsc_stream_add(&w, COMPSC_REC_HOST_COUNTERS, mand, s->stats,
+				  sizeof(s->stats));
+	}
 	len = compsc_stream_end(&w);
 	if (len < 0)
 		return compsc_errno(len);
@@ -362,9 +368,11 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 	err = PTR_ERR_OR_ZERO(a);
 	if (!err) {
 		cvf_area_put(cvf, a);
+		err = cvf_stats_check(v);
+	}
+	if (!err)
 		err = cvf_pf_apply(cvf_pdev(cvf), &v->rec[COMPSC_REC_PF_VF],
 				   false);
-	}
 	kfree(v);
 	return err;
 }
@@ -394,6 +402,7 @@ int cvf_give(struct cvf_dev *cvf)
 	if (!cvf_bar_map(cvf))
 		goto out;
 	compsc_host_apply(a->va, &a->hdr, &a->lists, &cvf->view);
+	cvf_stats_load(cvf, &cvf->view);
 	ctl = cvf_area_sec(a, a->hdr.ctl_off);
 	WRITE_ONCE(ctl->host_status, 0);
 	/*

@@ -182,3 +182,78 @@ void compsc_host_apply(void *va, const struct compsc_area_hdr *hdr,
 	}
 }
 EXPORT_SYMBOL_GPL(compsc_host_apply);
+
+/*
+ * Host-emulated counters: the host keeps a 32-bit base per statistics
+ * register and adds it to every guest read (wrapping, as the registers
+ * do), so the registers a guest reads continue across a migration even
+ * when its driver keeps no totals of its own. These two functions are the
+ * whole rule: what the source sends, and the base the destination derives.
+ */
+
+/**
+ * compsc_host_read_stats() - the statistics registers as the guest reads
+ * them, as COMPSC_REC_HOST_COUNTERS records
+ * @bar: the VF's register BAR; @regs: @nr register offsets
+ * @base: the bases this host adds now (NULL: none)
+ * @out: @nr records
+ */
+void compsc_host_read_stats(void __iomem *bar, const u32 *regs, u32 nr,
+			    const u32 *base, struct compsc_rec_counter *out)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].offset = cpu_to_le32(regs[i]);
+		out[i].width = 4;
+		out[i].kind = COMPSC_REG_COUNTER_RO;
+		out[i].hw_final = cpu_to_le32(readl(bar + regs[i]) +
+					      (base ? base[i] : 0));
+	}
+}
+EXPORT_SYMBOL_GPL(compsc_host_read_stats);
+
+/**
+ * compsc_host_stats_check() - a COMPSC_REC_HOST_COUNTERS record is exactly
+ * this device's statistics list @regs (@nr offsets), in order
+ *
+ * Return: 0 or -COMPSC_EMALFORMED (a stream from a host with another list:
+ * refuse it whole, before anything is applied).
+ */
+int compsc_host_stats_check(const u32 *regs, u32 nr,
+			    const struct compsc_stream_rec *rec)
+{
+	struct compsc_rec_counter c;
+	u32 i;
+
+	if (rec->len != nr * sizeof(c))
+		return -COMPSC_EMALFORMED;
+	for (i = 0; i < nr; i++) {
+		memcpy(&c, rec->data + i * sizeof(c), sizeof(c));
+		if (le32_to_cpu(c.offset) != regs[i] || c.bar || c.total)
+			return -COMPSC_EMALFORMED;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(compsc_host_stats_check);
+
+/**
+ * compsc_host_stats_base() - destination: the base for each statistics
+ * register that makes it continue from the source's last value
+ * @bar: the VF's register BAR; @regs: @nr register offsets
+ * @rec: a record compsc_host_stats_check() accepted
+ * @base: @nr bases out
+ */
+void compsc_host_stats_base(void __iomem *bar, const u32 *regs, u32 nr,
+			    const struct compsc_stream_rec *rec, u32 *base)
+{
+	struct compsc_rec_counter c;
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		memcpy(&c, rec->data + i * sizeof(c), sizeof(c));
+		base[i] = le32_to_cpu(c.hw_final) - readl(bar + regs[i]);
+	}
+}
+EXPORT_SYMBOL_GPL(compsc_host_stats_base);

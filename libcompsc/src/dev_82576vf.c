@@ -54,6 +54,13 @@ const struct compsc_policy compsc_82576vf_policy = {
 
 COMPSC_EXPORT(compsc_82576vf_policy);
 
+const u32 compsc_82576vf_stats[COMPSC_82576VF_NR_STATS] = {
+	0x0f10, 0x0f14, 0x0f18,		/* VFGPRC, VFGPTC, VFGORC */
+	0x0f34, 0x0f3c,			/* VFGOTC, VFMPRC */
+	0x0f40, 0x0f44, 0x0f48, 0x0f50,	/* VFGPRLBC, VFGPTLBC, VFGORLBC, VFGOTLBC */
+};
+COMPSC_EXPORT(compsc_82576vf_stats);
+
 const u32 compsc_82576vf_qctl[COMPSC_82576VF_NR_QCTL] = {
 	COMPSC_82576VF_RXDCTL(0), COMPSC_82576VF_RXDCTL(1),
 	COMPSC_82576VF_TXDCTL(0), COMPSC_82576VF_TXDCTL(1),

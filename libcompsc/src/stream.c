@@ -82,6 +82,7 @@ static int compsc_rec_size_ok(u16 type, u32 len)
 	case COMPSC_REC_REGS:
 		return len % sizeof(struct compsc_rec_reg) == 0;
 	case COMPSC_REC_COUNTERS:
+	case COMPSC_REC_HOST_COUNTERS:
 		return len % sizeof(struct compsc_rec_counter) == 0;
 	case COMPSC_REC_PF_VF:
 		return len == sizeof(struct compsc_pf_vf_state);
@@ -150,7 +151,9 @@ static u32 compsc_rec_content_bad(u16 type, const u8 *p, u32 len)
 		if (!compsc_rec_reg_ok(&r))
 			return off;
 	}
-	for (off = 0; type == COMPSC_REC_COUNTERS && off < len; off += sizeof(c)) {
+	for (off = 0; (type == COMPSC_REC_COUNTERS ||
+			type == COMPSC_REC_HOST_COUNTERS) && off < len;
+	     off += sizeof(c)) {
 		memcpy(&c, p + off, sizeof(c));
 		if (!compsc_rec_counter_ok(&c))
 			return off;

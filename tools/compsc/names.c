@@ -30,6 +30,7 @@ const char *cli_rec_name(u16 type)
 		[COMPSC_REC_COUNTERS] = "COUNTERS",
 		[COMPSC_REC_PF_VF] = "PF_VF",
 		[COMPSC_REC_DRIVER] = "DRIVER",
+		[COMPSC_REC_HOST_COUNTERS] = "HOST_COUNTERS",
 	};
 
 	return type < COMPSC_REC_NR_KNOWN ? names[type] : "UNKNOWN";

@@ -150,6 +150,7 @@ static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
 	static const u32 entry[COMPSC_REC_NR_KNOWN] = {
 		[COMPSC_REC_REGS] = sizeof(struct compsc_rec_reg),
 		[COMPSC_REC_COUNTERS] = sizeof(struct compsc_rec_counter),
+		[COMPSC_REC_HOST_COUNTERS] = sizeof(struct compsc_rec_counter),
 	};
 
 	printf("\n%s at offset %u: %u bytes%s", cli_rec_name(t),
@@ -160,7 +161,7 @@ static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
 	putchar('\n');
 	if (t == COMPSC_REC_REGS)
 		text_regs(v, r);
-	else if (t == COMPSC_REC_COUNTERS)
+	else if (t == COMPSC_REC_COUNTERS || t == COMPSC_REC_HOST_COUNTERS)
 		text_counters(v, r);
 	else if (t == COMPSC_REC_PF_VF)
 		text_pf_vf(r);
@@ -299,7 +300,7 @@ static void json_rec(struct jw *j, const struct compsc_stream_view *v, u16 t,
 	jw_bool(j, "mandatory", r->flags & COMPSC_REC_F_MANDATORY);
 	if (t == COMPSC_REC_REGS)
 		json_regs(j, v, r);
-	else if (t == COMPSC_REC_COUNTERS)
+	else if (t == COMPSC_REC_COUNTERS || t == COMPSC_REC_HOST_COUNTERS)
 		json_counters(j, v, r);
 	else if (t == COMPSC_REC_PF_VF)
 		json_pf_vf(j, r);

@@ -186,7 +186,13 @@ compsc_static_assert(sizeof(struct compsc_stream_hdr) == 32, "stream hdr");
 #define COMPSC_REC_COUNTERS	2	/* struct compsc_rec_counter[] */
 #define COMPSC_REC_PF_VF	3	/* struct compsc_pf_vf_state */
 #define COMPSC_REC_DRIVER	4	/* opaque driver data (replay log) */
-#define COMPSC_REC_NR_KNOWN	5
+/*
+ * struct compsc_rec_counter[]: device counters the host itself emulates
+ * for the guest (whatever the guest driver does), hw_final being the value
+ * the guest would have read last; total is unused (0).
+ */
+#define COMPSC_REC_HOST_COUNTERS 5
+#define COMPSC_REC_NR_KNOWN	6
 
 #define COMPSC_REC_F_MANDATORY	(1u << 0) /* refuse the stream if unknown */
 

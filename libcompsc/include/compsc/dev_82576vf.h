@@ -55,6 +55,10 @@
 #define COMPSC_82576VF_NR_QCTL		(2 * COMPSC_82576VF_NR_QUEUES)
 extern const u32 compsc_82576vf_qctl[COMPSC_82576VF_NR_QCTL];
 
+/* The VF's statistics registers (32-bit, wrapping, read-only). */
+#define COMPSC_82576VF_NR_STATS		9
+extern const u32 compsc_82576vf_stats[COMPSC_82576VF_NR_STATS];
+
 /*
  * The allow-list: queue 0/1 ring registers (RDBAL..SRRCTL, RDH, RDT,
  * RXDCTL, TDBAL..TDLEN, TDH, TDT, TXDCTL), EITR(0..2), IVAR0, IVAR_MISC,

@@ -54,5 +54,11 @@ bool compsc_host_matches(const struct compsc_host_lists *l,
 void compsc_host_apply(void *va, const struct compsc_area_hdr *hdr,
 		       const struct compsc_host_lists *l,
 		       const struct compsc_stream_view *v);
+void compsc_host_read_stats(void __iomem *bar, const u32 *regs, u32 nr,
+			    const u32 *base, struct compsc_rec_counter *out);
+int compsc_host_stats_check(const u32 *regs, u32 nr,
+			    const struct compsc_stream_rec *rec);
+void compsc_host_stats_base(void __iomem *bar, const u32 *regs, u32 nr,
+			    const struct compsc_stream_rec *rec, u32 *base);
 
 #endif /* COMPSC_HOST_H */

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host-emulated statistics (module parameter host_counters): the VF's
+ * statistics registers are 32-bit wrapping counters that start afresh on
+ * every VF, so a guest driver that keeps its totals from register deltas
+ * (stock igbvf) sees them jump after a migration. The source sends what
+ * the guest last could read (COMPSC_REC_HOST_COUNTERS); the destination
+ * keeps a base per register and adds it to every guest read, so the
+ * registers simply continue. The rules (what is sent, how the base is
+ * derived) are libcompsc's compsc_host_read_stats()/_stats_base(); this
+ * file traps the reads. A guest that keeps its own totals (the CompSC
+ * igbvf) is unaffected: a constant base cancels out of its deltas.
+ *
+ * Reads are only trapped when they reach this driver, i.e. BAR0 is not
+ * mmapped: with host_counters set, BAR0 is never offered for mmap.
+ */
+#include <linux/uaccess.h>
+#include <linux/vfio_pci_core.h>
+#include "compsc_vfio.h"
+
+/* Source, device held: the registers as the guest reads them now. */
+void cvf_stats_save(struct cvf_dev *cvf, struct compsc_rec_counter *out)
+{
+	u32 base[COMPSC_82576VF_NR_STATS];
+	bool on;
+
+	spin_lock(&cvf->stat_lock);
+	on = cvf->stat_on;
+	memcpy(base, cvf->stat_base, sizeof(base));
+	spin_unlock(&cvf->stat_lock);
+	compsc_host_read_stats(cvf->bar, compsc_82576vf_stats,
+			       COMPSC_82576VF_NR_STATS, on ? base : NULL, out);
+}
+
+/* Destination, before anything is applied: a record we cannot honour fails. */
+int cvf_stats_check(const struct compsc_stream_view *v)
+{
+	const struct compsc_stream_rec *rec = &v->rec[COMPSC_REC_HOST_COUNTERS];
+
+	if (!rec->data)
+		return 0;
+	if (compsc_host_stats_check(compsc_82576vf_stats,
+				    COMPSC_82576VF_NR_STATS, rec))
+		return -EINVAL;
+	return 0;
+}
+
+/* Destination hand-over: continue the source's registers, if it sent them. */
+void cvf_stats_load(struct cvf_dev *cvf, const struct compsc_stream_view *v)
+{
+	const struct compsc_stream_rec *rec = &v->rec[COMPSC_REC_HOST_COUNTERS];
+	u32 base[COMPSC_82576VF_NR_STATS];
+
+	if (!rec->data)
+		return;
+	compsc_host_stats_base(cvf->bar, compsc_82576vf_stats,
+			       COMPSC_82576VF_NR_STATS, rec, base);
+	spin_lock(&cvf->stat_lock);
+	memcpy(cvf->stat_base, base, sizeof(base));
+	cvf->stat_on = true;
+	spin_unlock(&cvf->stat_lock);
+}
+
+/* A fresh open: no base carried from an earlier guest. */
+void cvf_stats_forget(struct cvf_dev *cvf)
+{
+	spin_lock(&cvf->stat_lock);
+	cvf->stat_on = false;
+	memset(cvf->stat_base, 0, sizeof(cvf->stat_base));
+	spin_unlock(&cvf->stat_lock);
+}
+
+/* The base for a 4-byte BAR0 read at @off, or 0. */
+static u32 cvf_stats_base_at(struct cvf_dev *cvf, u64 off)
+{
+	u32 i, base = 0;
+
+	spin_lock(&cvf->stat_lock);
+	for (i = 0; cvf->stat_on && i < COMPSC_82576VF_NR_STATS; i++)
+		if (compsc_82576vf_stats[i] == off)
+			base = cvf->stat_base[i];
+	spin_unlock(&cvf->stat_lock);
+	return base;
+}
+
+ssize_t cvf_read(struct vfio_device *vdev, char __user *buf, size_t count,
+		 loff_t *ppos)
+{
+	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+	u64 off = *ppos & VFIO_PCI_OFFSET_MASK;
+	bool bar0 = VFIO_PCI_OFFSET_TO_INDEX(*ppos) ==
+		    VFIO_PCI_BAR0_REGION_INDEX;
+	ssize_t ret;
+	__le32 val;
+	u32 base;
+
+	ret = vfio_pci_core_read(vdev, buf, count, ppos);
+	if (ret != 4 || count != 4 || !bar0)
+		return ret;
+	base = cvf_stats_base_at(cvf, off);
+	if (!base)
+		return ret;
+	if (copy_from_user(&val, buf, 4))
+		return -EFAULT;
+	val = cpu_to_le32(le32_to_cpu(val) + base);	/* wraps as the register */
+	if (copy_to_user(buf, &val, 4))
+		return -EFAULT;
+	return ret;
+}
+
+int cvf_mmap(struct vfio_device *vdev, struct vm_area_struct *vma)
+{
+	unsigned int index = vma->vm_pgoff >>
+			     (VFIO_PCI_OFFSET_SHIFT - PAGE_SHIFT);
+
+	if (cvf_host_counters && index == VFIO_PCI_BAR0_REGION_INDEX)
+		return -EINVAL;	/* statistics reads must reach cvf_read() */
+	return vfio_pci_core_mmap(vdev, vma);
+}

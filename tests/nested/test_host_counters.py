@@ -1,0 +1,48 @@
+"""compsc_vfio host_counters=1: the VF's statistics registers, as the guest
+reads them, continue across a migration (VF1's own register would start
+from its own count), so a driver that keeps totals from register deltas,
+like stock igbvf, stays exact; the CompSC igbvf's own totals stay exact too
+(a constant base cancels out of its deltas)."""
+import pytest
+
+from nested import DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT
+
+
+@pytest.fixture(scope="module")
+def l1(peer):
+    vm = L1(peer)
+    try:
+        vm.setup(vfio_params="host_counters=1")
+        yield vm
+    finally:
+        vm.close(check=False)
+
+
+def _raw(stats):
+    return [int(s["raw_gprc"]) for s in stats if "raw_gprc" in s]
+
+
+def test_host_counters_continue(l1, peer):
+    l1.l2_start("src", l1.vf0, SRC_PORT)
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_l2_up("src")
+    assert peer.ping(L2_IP, count=30, interval=0.2).received >= 20
+    l1.wait_l2_stat("src", "raw_gprc")
+    res = l1.migrate()
+    assert res["status"] == "completed", res["info"]
+    l1.sh("ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') vf 0 mac 02:00:00:00:00:90")
+    assert peer.ping(L2_IP, count=20, interval=0.2).received >= 10
+    src = l1.l2_stats("src")     # the source's log up to the switch-over
+    dst = l1.wait_l2_stat("dst", "raw_gprc")
+    last_src, dst_raw = _raw(src)[-1], _raw(dst)
+    rx_src = [int(s["rx_packets"]) for s in src if "rx_packets" in s][-1]
+    rx_dst = [int(s["rx_packets"]) for s in dst if "rx_packets" in s]
+    print(f"nested: raw VFGPRC at the source's last read {last_src}, "
+          f"at the destination {dst_raw[:4]}; ethtool rx_packets {rx_src} -> {rx_dst[:4]}")
+    assert last_src >= 30, "the source received the pings"
+    # continues from the source's value (VF1 alone would count from ~0)
+    assert dst_raw[0] >= last_src, (last_src, dst_raw)
+    assert dst_raw == sorted(dst_raw)
+    assert min(rx_dst) >= rx_src
+    assert "compsc_vfio" in l1.sh("dmesg | grep -i 'device handed'").out
+    l1.check_kernel_log()
