@@ -12,7 +12,8 @@ inside the L1 host, live-migrates one L2 guest four ways, in one run:
                same QEMU, the paravirtual reference
 
 Downtime = the longest gap between ping replies at the peer (outside L1)
-around the migration. QEMU's own "downtime" figure is printed next to it.
+around a migration, the median of REPS migrations back and forth per mode
+(unplug: one). QEMU's own "downtime" figure is printed next to it.
 Everything runs under TCG inside TCG: compare within one run only.
 
 Last line, exactly:
@@ -23,6 +24,7 @@ parameters (so the DMA log, not the all-dirty fallback, let it converge).
 """
 import json
 import re
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -32,6 +34,7 @@ from compscvm import Peer  # noqa: E402
 from nested import ALL_DIRTY, DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT  # noqa: E402
 
 PING_INTERVAL = 0.05
+REPS = 3                 # migrations per mode, back and forth; median reported
 CONVERGE_TIMEOUT = 240   # s of pre-copy before "does not converge"
 RESUME_TIMEOUT = 90      # s after the switch-over for the peer to hear back
 
@@ -49,6 +52,7 @@ class Mode:
     dst_dev = "vf1"
     vfioopts = ""
     params: tuple = ()
+    reps = REPS
 
     def __init__(self, l1: L1, peer: Peer):
         self.l1, self.peer = l1, peer
@@ -66,8 +70,9 @@ class Mode:
             raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
         print(f"bench-e2e: {self.name}: L2 up after {boot:.0f} s", flush=True)
 
-    def migrate(self) -> dict:
-        return self.l1.migrate(params=self.params, timeout=CONVERGE_TIMEOUT, poll=0.5)
+    def migrate(self, src: int, dst: int) -> dict:
+        return self.l1.migrate(params=self.params, timeout=CONVERGE_TIMEOUT, poll=0.5,
+                               src=src, dst=dst)
 
     def after(self) -> None:
         """What the operator does once QEMU reports completion."""
@@ -92,17 +97,50 @@ class Mode:
         return max(pairs, key=lambda p: p[1] - p[0], default=(None, None))
 
     def run(self) -> dict:
+        """@reps migrations back and forth between the two sides; the mode's
+        downtime is their median (one migration is too noisy under TCG)."""
         self.start()
+        sides = [("src", SRC_PORT, self.src_dev), ("dst", DST_PORT, self.dst_dev)]
+        runs = []
+        for n in range(self.reps):
+            here, there = sides[n % 2], sides[(n + 1) % 2]
+            if n:   # the side the guest left earlier waits for it again
+                self.restart_incoming(*there)
+            runs.append(self.once(here[1], there[1]))
+            print(f"bench-e2e: {json.dumps(runs[-1])}", flush=True)
+            if runs[-1]["peer_gap_s"] is None:
+                break
+        self.l1.l2_stop("src", "dst")
+        gaps = [r["peer_gap_s"] for r in runs if r["peer_gap_s"] is not None]
+        done = len(gaps) == self.reps
+        return {"mode": self.name, "status": "completed" if done else runs[-1]["status"],
+                "peer_gap_s": statistics.median(gaps) if done else None,
+                "gaps_s": [round(g, 2) for g in gaps],
+                "qemu_downtime_ms": [r["qemu_downtime_ms"] for r in runs]}
+
+    def restart_incoming(self, name: str, port: int, dev: str) -> None:
+        """The side the guest just left waits for it to come back."""
+        env = f"VFIOOPTS={self.vfioopts} " if self.vfioopts else ""
+        self.l1.l2_stop(name)
+        self.l1.sh(f"{env}l2_start {name} {self.dev(dev)} {L2_IP} {port} "
+                   f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+        self.l1.wait_incoming(port)
+
+    def once(self, src: int, dst: int) -> dict:
+        """One migration @src -> @dst (monitor ports) under the ping stream."""
         mark = len(self.l1.sh("dmesg").out)
         with self.peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
             time.sleep(3)
             t0 = time.time()
-            res = self.migrate()
+            res = self.migrate(src, dst)
             if res["status"] == "completed":
                 self.after()
             t1 = time.time()
             if res["status"] != "completed":
-                self.l1.hmp(SRC_PORT, "migrate_cancel")
+                self.l1.hmp(src, "migrate_cancel")
+                print(f"bench-e2e: {self.name}: not completed:\n{res['info'][-800:]}\n" +
+                      self.l1.sh("tail -n 5 /run/src.qemu /run/dst.qemu; dmesg | tail -n 8",
+                                 check=False).out, flush=True)
             resumed = self.wait_replies(ps, t1) if res["status"] == "completed" else False
             time.sleep(2)
         gap = ps.trace.max_gap(t0, time.time()) if resumed else None
@@ -115,8 +153,6 @@ class Mode:
             ev = self.l1_events(mark)
             out["timeline_s"] = {k: round(v - a, 2) for k, v in
                                  [("gap_end", b)] + sorted(ev.items(), key=lambda x: x[1])}
-        print(f"bench-e2e: {json.dumps(out)}", flush=True)
-        self.l1.l2_stop("src", "dst")
         return out
 
     def wait_replies(self, ps, since: float) -> bool:
@@ -142,14 +178,15 @@ class CompscAll(Mode):
 class Unplug(Mode):
     name = "unplug"
     dst_dev = "none"
+    reps = 1    # ~30 s each here, an order of magnitude above the others
 
-    def migrate(self) -> dict:
-        self.l1.hmp(SRC_PORT, "device_del hostdev0")
+    def migrate(self, src: int, dst: int) -> dict:
+        self.l1.hmp(src, "device_del hostdev0")
         # the guest gives the NIC back (PCIe attention button, ~5 s in Linux)
         t = time.time()
-        while "hostdev0" in self.l1.hmp(SRC_PORT, "info pci") and time.time() - t < 60:
+        while "hostdev0" in self.l1.hmp(src, "info pci") and time.time() - t < 60:
             time.sleep(0.5)
-        return super().migrate()
+        return super().migrate(src, dst)
 
     def after(self) -> None:
         self.l1.hmp(DST_PORT, f"device_add vfio-pci,host={self.l1.vf1},id=hostdev1,bus=rp1")

@@ -168,10 +168,16 @@ class L1(VM):
         return self.sh(f"HMPWAIT={wait} hmp {port} {cmd!r}").out
 
     def l2_stop(self, *names: str) -> None:
-        """Kill the named L2 QEMUs (the next test starts its own)."""
+        """Kill the named L2 QEMUs and wait until they are gone: one still
+        tearing down holds its VF or tap, and a QEMU started on it next
+        fails (exiting with 256 MiB pinned takes seconds under TCG)."""
         for n in names:
-            self.sh(f"[ -f /run/{n}.pid ] && kill $(cat /run/{n}.pid); rm -f /run/{n}.pid; true")
-        time.sleep(2)
+            self.sh(f"[ -f /run/{n}.pid ] && kill $(cat /run/{n}.pid); true")
+        for n in names:
+            self.sh(f"p=$(cat /run/{n}.pid 2>/dev/null); i=0; "
+                    f"while [ -n \"$p\" ] && [ -d /proc/$p ] && "
+                    f"! grep -q '^State:.*Z' /proc/$p/status 2>/dev/null && [ $i -lt 300 ]; "
+                    f"do sleep 0.2; i=$((i + 1)); done; rm -f /run/{n}.pid; true", timeout=90)
 
     def l2_start(self, name: str, vf: str, port: int, extra: str = "") -> None:
         self.sh(f"l2_start {name} {vf} {L2_IP} {port} {extra}")
@@ -207,6 +213,17 @@ class L1(VM):
                 return stats
             time.sleep(3)
         raise BenchError(f"no l2stat with {key} from {name}:\n{self.l2_log(name)[-2000:]}")
+
+    def wait_incoming(self, port: int, timeout: float = 120) -> None:
+        """Until the L2 QEMU on monitor @port waits for a migration: one
+        started with -incoming needs a while under TCG, and a migration
+        (or a capability set) sent before it listens goes nowhere."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            if "inmigrate" in self.hmp(port, "info status"):
+                return
+            time.sleep(1)
+        raise BenchError(f"QEMU on monitor {port} never waited for a migration")
 
     def migrate(self, timeout: float = 300, params=(), poll: float = 2,
                 src: int = SRC_PORT, dst: int = DST_PORT) -> dict:

@@ -59,7 +59,7 @@ def test_migrate_state_carried(l1, peer):
     # and back, VF1 -> VF0, into a fresh QEMU on the first VF
     l1.l2_stop("src")
     l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    time.sleep(5)
+    l1.wait_incoming(SRC_PORT)
     mid = l1.l2_stats("dst")
     _, back = _migrate(l1, peer, DST_PORT, SRC_PORT, "src", 1)
     _check_carried(back, _last(mid, "rx_packets"), restores0 + 1, resets0)
