@@ -40,9 +40,10 @@ struct cvf_env {
 static_assert(sizeof(struct cvf_env) == 32);
 
 #define CVF_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
-			 5 * sizeof(struct compsc_rec_hdr) + \
+			 6 * sizeof(struct compsc_rec_hdr) + \
 			 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
 			 COMPSC_MAX_COUNTERS * sizeof(struct compsc_rec_counter) + \
+			 COMPSC_82576VF_NR_STATS * sizeof(struct compsc_rec_counter) + \
 			 sizeof(struct compsc_pf_vf_state) + \
 			 COMPSC_AREA_MAX_SIZE + sizeof(struct compsc_rec_end) + 64)
 #define CVF_DATA_MAX	(sizeof(struct cvf_env) + CVF_STREAM_MAX)
@@ -154,6 +155,7 @@ void *cvf_area_sec(struct cvf_area *a, __le32 off);
 bool cvf_area_overlaps(struct cvf_area *a, u64 iova, u64 len);
 
 /* stats.c */
+bool cvf_stats_sent(struct cvf_dev *cvf);
 void cvf_stats_save(struct cvf_dev *cvf, struct compsc_rec_counter *out);
 int cvf_stats_check(const struct compsc_stream_view *v);
 void cvf_stats_load(struct cvf_dev *cvf, const struct compsc_stream_view *v);

@@ -124,8 +124,8 @@ static int cvf_do_load_end(struct cvf_dev *cvf)
 
 /*
  * A take that fails leaves the device with the guest and is not an error
- * here: the STOP_COPY arc refuses later (nothing held), which fails the
- * migration cleanly.
+ * here: with nothing held, the STOP_COPY save fd fails every read, which
+ * fails the migration cleanly (see the top of this file).
  */
 static void cvf_try_take(struct cvf_dev *cvf, const char *when)
 {

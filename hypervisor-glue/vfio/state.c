@@ -205,7 +205,7 @@ static int cvf_build(struct cvf_dev *cvf, struct cvf_save *s, u8 *out)
 	if (s->has_pf)
 		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, &s->pf,
 				  sizeof(s->pf));
-	if (cvf_host_counters || READ_ONCE(cvf->stat_on)) {
+	if (cvf_stats_sent(cvf)) {
 		cvf_stats_save(cvf, s->stats);
 		compsc_stream_add(&w, COMPSC_REC_HOST_COUNTERS, mand, s->stats,
 				  sizeof(s->stats));
@@ -286,7 +286,9 @@ size_t cvf_data_size(struct cvf_dev *cvf)
 	       a->lists.nr_regs * sizeof(struct compsc_rec_reg) +
 	       a->lists.nr_ctrs * sizeof(struct compsc_rec_counter) +
 	       sizeof(struct compsc_pf_vf_state) +
-	       le32_to_cpu(a->hdr.replay_len) + sizeof(struct compsc_rec_end);
+	       le32_to_cpu(a->hdr.replay_len) + sizeof(struct compsc_rec_end) +
+	       (cvf_stats_sent(cvf) ? sizeof(struct compsc_rec_hdr) +
+		COMPSC_82576VF_NR_STATS * sizeof(struct compsc_rec_counter) : 0);
 }
 
 /* ---- destination: check and hand over ---------------------------------- */

@@ -18,6 +18,15 @@
 #include <linux/vfio_pci_core.h>
 #include "compsc_vfio.h"
 
+/*
+ * Whether a save carries the registers: the option is set, or this device
+ * already continues a source's (a guest migrated here keeps them going).
+ */
+bool cvf_stats_sent(struct cvf_dev *cvf)
+{
+	return cvf_host_counters || READ_ONCE(cvf->stat_on);
+}
+
 /* Source, device held: the registers as the guest reads them now. */
 void cvf_stats_save(struct cvf_dev *cvf, struct compsc_rec_counter *out)
 {
@@ -75,6 +84,8 @@ static u32 cvf_stats_base_at(struct cvf_dev *cvf, u64 off)
 {
 	u32 i, base = 0;
 
+	if (!READ_ONCE(cvf->stat_on))	/* every BAR0 read comes here */
+		return 0;
 	spin_lock(&cvf->stat_lock);
 	for (i = 0; cvf->stat_on && i < COMPSC_82576VF_NR_STATS; i++)
 		if (compsc_82576vf_stats[i] == off)

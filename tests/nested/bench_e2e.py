@@ -60,11 +60,15 @@ class Mode:
     def dev(self, which: str) -> str:
         return {"vf0": self.l1.vf0, "vf1": self.l1.vf1}.get(which, which)
 
-    def start(self) -> None:
+    def l2_start(self, name: str, port: int, dev: str, incoming: bool) -> None:
+        """One L2 of this mode (its vfio-pci options, on @dev)."""
         env = f"VFIOOPTS={self.vfioopts} " if self.vfioopts else ""
-        self.l1.sh(f"{env}l2_start src {self.dev(self.src_dev)} {L2_IP} {SRC_PORT}")
-        self.l1.sh(f"{env}l2_start dst {self.dev(self.dst_dev)} {L2_IP} {DST_PORT} "
-                   f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+        inc = f" -incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
+        self.l1.sh(f"{env}l2_start {name} {self.dev(dev)} {L2_IP} {port}{inc}")
+
+    def start(self) -> None:
+        self.l2_start("src", SRC_PORT, self.src_dev, incoming=False)
+        self.l2_start("dst", DST_PORT, self.dst_dev, incoming=True)
         boot = self.l1.wait_l2_up("src")
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
@@ -120,10 +124,8 @@ class Mode:
 
     def restart_incoming(self, name: str, port: int, dev: str) -> None:
         """The side the guest just left waits for it to come back."""
-        env = f"VFIOOPTS={self.vfioopts} " if self.vfioopts else ""
         self.l1.l2_stop(name)
-        self.l1.sh(f"{env}l2_start {name} {self.dev(dev)} {L2_IP} {port} "
-                   f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+        self.l2_start(name, port, dev, incoming=True)
         self.l1.wait_incoming(port)
 
     def once(self, src: int, dst: int) -> dict:
