@@ -73,6 +73,7 @@ struct bench_result {
 	const char *pf_vflr;	/* PF saw the FLR: "handled", "pending", "no" */
 	u32 pf_bytes;		/* PF section in the stream, header included */
 	const char *pf_import;	/* "no", "checked", "done", "skipped", "refused" */
+	bool host_config;	/* the guest was told: no reset, no replay */
 };
 
 /* One VF the stand-in can migrate. */

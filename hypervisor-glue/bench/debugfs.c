@@ -156,8 +156,8 @@ static int bench_result_show(struct seq_file *s, void *unused)
 	seq_printf(s, "hold_ns=%llu\nreset_ns=%llu\npf_forget=%s\npf_vflr=%s\n",
 		   r->hold_ns, r->reset_ns, r->pf_forget ?: "no",
 		   r->pf_vflr ?: "no");
-	seq_printf(s, "pf_bytes=%u\npf_import=%s\n", r->pf_bytes,
-		   r->pf_import ?: "no");
+	seq_printf(s, "pf_bytes=%u\npf_import=%s\nhost_config=%s\n", r->pf_bytes,
+		   r->pf_import ?: "no", r->host_config ? "yes" : "no");
 	seq_printf(s, "version=%llu\n", r->version);
 	mutex_unlock(&bv->lock);
 	return 0;

@@ -266,6 +266,13 @@ static int bench_load_pf(struct bench_mig *m, bool apply)
 	return bench_pf_apply(m->bv->pdev, r, apply, m->res);
 }
 
+/* The destination PF now holds the VF's whole PF-side state. */
+static bool bench_pf_imported(struct bench_mig *m)
+{
+	return m->view.rec[COMPSC_REC_PF_VF].data &&
+	       m->req->pf_import != BENCH_PF_SKIP;
+}
+
 /* ---- the whole migration ---------------------------------------------- */
 
 /* Save the device into a stream the destination accepts; device stays put. */
@@ -330,6 +337,10 @@ static int bench_finish(struct bench_mig *m)
 	 * included, is already where it belongs.
 	 */
 	compsc_host_apply(m->area.va, &m->area.hdr, &m->lists, &m->view);
+	m->res->host_config = compsc_host_vf_handover(m->bv->pdev,
+						      bench_pf_imported(m),
+						      m->area.gpa,
+						      m->area.size, m->ctl);
 	bench_blackout(m);
 	WRITE_ONCE(m->ctl->host_status, 0);
 	compsc_writer_release(m->ctl);

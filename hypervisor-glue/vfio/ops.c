@@ -6,6 +6,7 @@
  * memory at any time, and the pin must go with it).
  */
 #include <linux/vfio.h>
+#include <compsc/kernel.h>
 #include "compsc_vfio.h"
 
 static int cvf_open_device(struct vfio_device *vdev)
@@ -20,6 +21,8 @@ static int cvf_open_device(struct vfio_device *vdev)
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	cvf->ctx = 0;
 	cvf_state_mutex_unlock(cvf);
+	/* a new VM: the last one's area address means nothing in it */
+	compsc_vf_area_set(cvf_pdev(cvf), 0, 0);
 	cvf_stats_forget(cvf);
 	vfio_pci_core_finish_enable(&cvf->core);
 	return 0;
@@ -32,6 +35,7 @@ static void cvf_close_device(struct vfio_device *vdev)
 	mutex_lock(&cvf->state_mutex);
 	cvf_mig_cleanup(cvf);
 	cvf_state_mutex_unlock(cvf);
+	compsc_vf_area_set(cvf_pdev(cvf), 0, 0);
 	vfio_pci_core_close_device(vdev);
 }
 

@@ -389,15 +389,16 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
  */
 int cvf_give(struct cvf_dev *cvf)
 {
+	const struct compsc_stream_rec *pf_rec = &cvf->view.rec[COMPSC_REC_PF_VF];
 	struct compsc_area_ctl *ctl;
+	bool host_cfg;
 	struct cvf_area *a;
 	int err;
 
 	a = cvf_load_area(cvf, cvf->loaded, cvf->loaded_len, &cvf->view);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
-	err = cvf_pf_apply(cvf_pdev(cvf), &cvf->view.rec[COMPSC_REC_PF_VF],
-			   true);
+	err = cvf_pf_apply(cvf_pdev(cvf), pf_rec, true);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -414,9 +415,12 @@ int cvf_give(struct cvf_dev *cvf)
 	if (!cvf->logging)
 		WRITE_ONCE(ctl->flags,
 			   ctl->flags & ~cpu_to_le32(COMPSC_F_DIRTY_LOG));
+	host_cfg = compsc_host_vf_handover(cvf_pdev(cvf), !!pf_rec->data,
+					   a->gpa, a->size, ctl);
 	compsc_writer_release(ctl);
 	cvf_kick(cvf->bar, true);
-	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest\n");
+	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest (%s)\n",
+		 host_cfg ? "configured by the host" : "guest restores its configuration");
 	cvf->ctx &= ~COMPSC_MIG_C_LOADED;
 	err = 0;
 out:

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 #include <compsc/host.h>
+#include <compsc/kernel.h>
 
 /**
  * compsc_host_lists_get() - copy and check the area's lists
@@ -182,6 +183,54 @@ void compsc_host_apply(void *va, const struct compsc_area_hdr *hdr,
 	}
 }
 EXPORT_SYMBOL_GPL(compsc_host_apply);
+
+/* The VF's PF completes its reset handshake; false if it cannot. */
+static bool compsc_host_vf_enable(struct pci_dev *vfdev)
+{
+	const struct compsc_pf_ops *ops;
+	struct pci_dev *pf = NULL;
+	int vf = -1, err = -EOPNOTSUPP;
+
+	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
+	if (ops && ops->vf_enable)
+		err = ops->vf_enable(pf, vf);
+	compsc_vf_pf_ops_put(ops);
+	return !err;
+}
+
+/**
+ * compsc_host_vf_handover() - destination, just before the hand-over: make
+ * the guest's restore need no mailbox message if this host can
+ * @vfdev: the destination VF, its reset handled by its PF
+ * @imported: the stream's PF_VF record was imported into the VF's PF
+ * @gpa: the guest's area, as the stream names it
+ * @size: its size
+ * @ctl: the area's control line (the host holds the device)
+ *
+ * The area is published for the next migration as if the guest had
+ * registered it. Only a PF that holds the VF's whole configuration (the
+ * imported PF_VF record: every filter the VF asked for and every
+ * administrator setting) and completes the VF's reset handshake lets the
+ * guest skip its own reset and replay; anything less leaves
+ * COMPSC_F_HOST_CONFIGURED clear and the guest restores the old way.
+ *
+ * Return: whether the flag was set.
+ */
+bool compsc_host_vf_handover(struct pci_dev *vfdev, bool imported, u64 gpa,
+			     u32 size, struct compsc_area_ctl *ctl)
+{
+	bool done = imported && !compsc_vf_area_set(vfdev, gpa, size) &&
+		    compsc_host_vf_enable(vfdev);
+	u32 flags = le32_to_cpu(READ_ONCE(ctl->flags));
+
+	if (done)
+		flags |= COMPSC_F_HOST_CONFIGURED;
+	else
+		flags &= ~COMPSC_F_HOST_CONFIGURED;
+	WRITE_ONCE(ctl->flags, cpu_to_le32(flags));
+	return done;
+}
+EXPORT_SYMBOL_GPL(compsc_host_vf_handover);
 
 /*
  * Host-emulated counters: the host keeps a 32-bit base per statistics

@@ -63,7 +63,15 @@ compsc_static_assert(sizeof(struct compsc_area_hdr) == 64, "area hdr");
 
 #define COMPSC_F_DIRTY_LOG	(1u << 0) /* mark DMA-written pages dirty */
 #define COMPSC_F_HOST_COUNTERS	(1u << 1) /* host self-emulates counters */
-#define COMPSC_F_KNOWN		(COMPSC_F_DIRTY_LOG | COMPSC_F_HOST_COUNTERS)
+/*
+ * Set by the host that hands the device over (with the version bump): its
+ * PF already holds the VF's whole configuration, the VF's reset handshake
+ * is complete and the area is registered, so the guest's restore sends no
+ * mailbox message. Clear: the guest resets the VF and replays its log.
+ */
+#define COMPSC_F_HOST_CONFIGURED (1u << 2)
+#define COMPSC_F_KNOWN		(COMPSC_F_DIRTY_LOG | COMPSC_F_HOST_COUNTERS | \
+				 COMPSC_F_HOST_CONFIGURED)
 
 struct compsc_area_ctl {
 	__le32 writer;		/* COMPSC_WRITER_* */

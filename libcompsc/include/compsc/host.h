@@ -13,6 +13,8 @@
 #include <linux/types.h>
 #include <compsc/compsc.h>
 
+struct pci_dev;
+
 /* Checked copies of the area's register and counter lists. */
 struct compsc_host_lists {
 	u32 nr_regs;
@@ -54,6 +56,8 @@ bool compsc_host_matches(const struct compsc_host_lists *l,
 void compsc_host_apply(void *va, const struct compsc_area_hdr *hdr,
 		       const struct compsc_host_lists *l,
 		       const struct compsc_stream_view *v);
+bool compsc_host_vf_handover(struct pci_dev *vfdev, bool imported, u64 gpa,
+			     u32 size, struct compsc_area_ctl *ctl);
 void compsc_host_read_stats(void __iomem *bar, const u32 *regs, u32 nr,
 			    const u32 *base, struct compsc_rec_counter *out);
 int compsc_host_stats_check(const u32 *regs, u32 nr,

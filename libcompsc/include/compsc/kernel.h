@@ -37,6 +37,13 @@ struct compsc_pf_ops {
 			 const struct compsc_pf_vf_state *st);
 	/* Forget @vf's state, as a fresh destination host's PF would. */
 	int (*vf_forget)(struct pci_dev *pf, int vf);
+	/*
+	 * Complete @vf's reset handshake on its behalf, as the VF's RESET
+	 * mailbox message would (receive/transmit enabled, clear to send),
+	 * keeping the state vf_import() applied. Optional: without it the
+	 * guest resets the VF itself after a migration.
+	 */
+	int (*vf_enable)(struct pci_dev *pf, int vf);
 };
 
 /** compsc_pf_register() - a PF driver announces itself (@ops may be NULL). */
@@ -51,6 +58,12 @@ int compsc_pf_area_set(struct pci_dev *pf, int vf, u64 gpa, u32 size);
 
 /** compsc_vf_area_get() - glue side: the area registered for VF @vfdev. */
 int compsc_vf_area_get(struct pci_dev *vfdev, u64 *gpa, u32 *size);
+/*
+ * compsc_vf_area_set() - glue side: the guest's area for VF @vfdev is now
+ * at @gpa (@size bytes), as if the guest had registered it; 0/0 forgets it
+ * (the VF changes owner).
+ */
+int compsc_vf_area_set(struct pci_dev *vfdev, u64 gpa, u32 size);
 /*
  * compsc_vf_pf_ops() - glue side: the PF ops for @vfdev and its VF index,
  * with a module reference held; release with compsc_vf_pf_ops_put().
