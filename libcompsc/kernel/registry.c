@@ -74,21 +74,26 @@ void compsc_pf_unregister(struct pci_dev *pf)
 }
 EXPORT_SYMBOL_GPL(compsc_pf_unregister);
 
+/* Record VF @vf's area in @e (NULL: no such PF); caller holds the lock. */
+static int compsc_area_store_locked(struct compsc_pf_entry *e, int vf,
+				    u64 gpa, u32 size)
+{
+	if (!e)
+		return -ENODEV;
+	e->area[vf].gpa = gpa;
+	e->area[vf].size = size;
+	return 0;
+}
+
 int compsc_pf_area_set(struct pci_dev *pf, int vf, u64 gpa, u32 size)
 {
-	struct compsc_pf_entry *e;
 	unsigned long flags;
-	int ret = -ENODEV;
+	int ret;
 
 	if (vf < 0 || vf >= COMPSC_PF_MAX_VFS)
 		return -EINVAL;
 	spin_lock_irqsave(&compsc_reg_lock, flags);
-	e = compsc_pf_find_locked(pf);
-	if (e) {
-		e->area[vf].gpa = gpa;
-		e->area[vf].size = size;
-		ret = 0;
-	}
+	ret = compsc_area_store_locked(compsc_pf_find_locked(pf), vf, gpa, size);
 	spin_unlock_irqrestore(&compsc_reg_lock, flags);
 	return ret;
 }
@@ -128,15 +133,11 @@ int compsc_vf_area_set(struct pci_dev *vfdev, u64 gpa, u32 size)
 {
 	struct compsc_pf_entry *e;
 	unsigned long flags;
-	int vf, ret = -ENODEV;
+	int vf, ret;
 
 	spin_lock_irqsave(&compsc_reg_lock, flags);
 	e = compsc_vf_find_locked(vfdev, &vf);
-	if (e) {
-		e->area[vf].gpa = gpa;
-		e->area[vf].size = size;
-		ret = 0;
-	}
+	ret = compsc_area_store_locked(e, vf, gpa, size);
 	spin_unlock_irqrestore(&compsc_reg_lock, flags);
 	return ret;
 }
