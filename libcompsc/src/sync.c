@@ -194,6 +194,13 @@ int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 		env->relax(env->ctx);
 	}
 	smp_mb();	/* our device accesses follow the readers' exits */
+	/*
+	 * The last hand-back's "host configured the VF" travels with guest
+	 * memory: a destination that does not renew it (an older host) must
+	 * not find it set. No reader is inside to be reading it now.
+	 */
+	WRITE_ONCE(ctl->flags,
+		   ctl->flags & ~cpu_to_le32(COMPSC_F_HOST_CONFIGURED));
 	return 0;
 }
 COMPSC_EXPORT(compsc_writer_acquire);
