@@ -133,7 +133,7 @@ int compsc_vf_area_set(struct pci_dev *vfdev, u64 gpa, u32 size)
 {
 	struct compsc_pf_entry *e;
 	unsigned long flags;
-	int vf, ret;
+	int vf = -1, ret;	/* not set when @vfdev is no VF of ours */
 
 	spin_lock_irqsave(&compsc_reg_lock, flags);
 	e = compsc_vf_find_locked(vfdev, &vf);
