@@ -39,10 +39,13 @@ $(KSTAMP): $(TOP)/mk/kernel.version $(BENCH)/kernel-fetch.sh
 
 # ---------------------------------------------------------------- drivers
 # Drivers may use libcompsc: they get its headers and compsc.ko's symbols
-# (and so depend on compsc.ko at load time; guest/compsc-insmod handles that).
+# (and so depend on compsc.ko at load time; guest/compsc-insmod handles that)
+# - the PF driver does. A VF driver links the guest helper in instead
+# (COMPSC_LIB, see build-driver.sh) and needs no other module.
 HAVE_KMOD  := $(wildcard $(TOP)/libcompsc/Kbuild)
 DRIVER_ENV := $(if $(HAVE_KMOD),COMPSC_INC=$(KMOD)/libcompsc/include \
-		COMPSC_SYMVERS=$(KMOD)/libcompsc/Module.symvers)
+		COMPSC_SYMVERS=$(KMOD)/libcompsc/Module.symvers) \
+	      COMPSC_LIB=$(TOP)/libcompsc
 # Generic rule for a developer: any driver, any series, any output name.
 DRIVER ?=
 SERIES ?= $(TOP)/drivers/$(DRIVER)

@@ -12,6 +12,10 @@
 # Optional environment, for drivers that use libcompsc (set by mk/bench.mk):
 #   COMPSC_INC      libcompsc include dir, added with KCFLAGS=-I...
 #   COMPSC_SYMVERS  compsc.ko's Module.symvers, passed as KBUILD_EXTRA_SYMBOLS
+#   COMPSC_LIB      libcompsc source dir. A patched driver whose Makefile
+#                   names $(COMPSC_VF_OBJS) links the VF helper and the core
+#                   it uses (COMPSC_VF_SRCS in sources.mk) into its own
+#                   module: it then needs neither compsc.ko nor its symbols.
 #
 # OUT is a small git repository laid out like the kernel tree, so patches
 # made with `git format-patch` in a full kernel tree apply unchanged, and
@@ -32,8 +36,10 @@ series_files() {
 	[ -d "$SERIES" ] && find "$(realpath "$SERIES")" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
 	return 0
 }
-COMPSC_INC=${COMPSC_INC:-} COMPSC_SYMVERS=${COMPSC_SYMVERS:-}
-inputs=$( { echo "$KDIR $DRIVER $COMPSC_INC $COMPSC_SYMVERS"; cat "$KDIR/Module.symvers" "$0";
+COMPSC_INC=${COMPSC_INC:-} COMPSC_SYMVERS=${COMPSC_SYMVERS:-} COMPSC_LIB=${COMPSC_LIB:-}
+inputs=$( { echo "$KDIR $DRIVER $COMPSC_INC $COMPSC_SYMVERS $COMPSC_LIB"; cat "$KDIR/Module.symvers" "$0";
+	    [ -z "$COMPSC_LIB" ] || find "$COMPSC_LIB" -type f \( -name '*.[ch]' -o -name '*.mk' \) |
+		LC_ALL=C sort | xargs cat;
 	    [ -z "$COMPSC_SYMVERS" ] || cat "$COMPSC_SYMVERS";
 	    [ -z "$COMPSC_INC" ] || find "$COMPSC_INC" -type f | LC_ALL=C sort | xargs cat;
 	    series_files | while IFS= read -r p; do echo "$p"; cat "$p"; done; } | sha256sum)
@@ -74,8 +80,19 @@ done < <(series_files)
 echo "build-driver: $DRIVER with $n patch(es) from ${SERIES:-<none>}"
 
 CONFIG=CONFIG_$(echo "$DRIVER" | tr '[:lower:]' '[:upper:]')
-make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" \
-	${COMPSC_INC:+KCFLAGS=-I$COMPSC_INC} ${COMPSC_SYMVERS:+KBUILD_EXTRA_SYMBOLS=$COMPSC_SYMVERS} modules
+if [ -n "$COMPSC_LIB" ] && grep -q 'COMPSC_VF_OBJS' "$OUT/$REL_DIR/Makefile"; then
+	# The helper is our library, not part of the driver: copied next to
+	# it (git ignores it), built with the driver's flags, never exported.
+	rsync -a --exclude='*.o' --exclude='.*.cmd' "$COMPSC_LIB/" "$OUT/$REL_DIR/compsc/"
+	echo compsc/ >> "$OUT/.git/info/exclude"
+	objs=$(printf 'include %s/sources.mk\nall:;@echo $(COMPSC_VF_SRCS)\n' "$COMPSC_LIB" |
+		make -s -f - | tr ' ' '\n' | sed 's|^|compsc/|; s|$|.o|' | tr '\n' ' ')
+	make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" COMPSC_VF_OBJS="$objs" \
+		KCFLAGS="-I$OUT/$REL_DIR/compsc/include -DCOMPSC_LINKED" modules
+else
+	make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" \
+		${COMPSC_INC:+KCFLAGS=-I$COMPSC_INC} ${COMPSC_SYMVERS:+KBUILD_EXTRA_SYMBOLS=$COMPSC_SYMVERS} modules
+fi
 cp "$OUT/$REL_DIR/$DRIVER.ko" "$OUT/$DRIVER.ko"
 echo "$inputs" > "$OUT/.inputs"
 rm -rf "$FINAL.old"

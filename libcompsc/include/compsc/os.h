@@ -20,7 +20,12 @@
 #include <asm/barrier.h>
 #include <linux/compiler.h>
 
+/* Linked into a driver (the VF helper): nothing is exported. */
+#ifdef COMPSC_LINKED
+#define COMPSC_EXPORT(sym)
+#else
 #define COMPSC_EXPORT(sym)	EXPORT_SYMBOL_GPL(sym)
+#endif
 #define compsc_static_assert(e, msg)	static_assert(e, msg)
 
 #else /* userspace */

@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compsc/vf.h - the guest VF driver helper (kernel only).
+ *
+ * Everything a VF driver needs for CompSC that does not depend on the NIC:
+ * the shared area's life cycle, the read side with its retry task, opsets
+ * and the replay log, the restore skeleton (PF side by the host or by a
+ * replay, ring shifting, self-emulated counters), dirty marking and the
+ * ethtool view. The driver fills a struct compsc_vf_ops with what only it
+ * knows (its mailbox, its queue and interrupt registers) and a struct
+ * compsc_vf_desc with what the host must save for it.
+ *
+ * The helper is linked into the driver module (libcompsc/sources.mk,
+ * COMPSC_VF_SRCS): a patched driver needs no other module, and with no
+ * CompSC host (compsc_vf_probe() failed, the driver keeps a NULL pointer)
+ * every call below is a no-op and the driver runs exactly as stock.
+ *
+ * Contexts: compsc_vf_tryenter()/_exit() from any context (they pin the
+ * CPU in between); compsc_vf_enter()/_leave() from process context only.
+ * Calls that take no vf pointer check for NULL themselves.
+ */
+#ifndef COMPSC_VF_H
+#define COMPSC_VF_H
+
+#include <linux/align.h>
+#include <linux/atomic.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <compsc/compsc.h>
+#include <compsc/mbx.h>
+
+struct compsc_vf;
+
+/* Longest mailbox message recorded (Intel VF mailboxes: 16 words) */
+#define COMPSC_VF_MBX_WORDS	16
+/* compsc_vf_ops.msg_key(): the message removes what its key recorded */
+#define COMPSC_VF_KEY_DEL	0x80000000u
+
+/* How long process-context paths wait for the host to hand the device back */
+#define COMPSC_VF_WAIT_MS	5000
+
+/**
+ * struct compsc_vf_ring - one descriptor ring, as the restore rotates it
+ * @desc: descriptor array
+ * @desc_size: bytes per descriptor
+ * @bufs: the driver's per-descriptor buffer array (rotated with @desc)
+ * @buf_size: bytes per @bufs element
+ * @count: descriptors in the ring
+ * @next_to_use: the driver's producer index
+ * @next_to_clean: the driver's consumer index
+ * @watch_off: offset in each @bufs element of a pointer into @desc that
+ *	must follow the rotation (TX next_to_watch), or -1
+ * @head: index, in compsc_vf_desc.regs, of the ring's head register
+ */
+struct compsc_vf_ring {
+	void *desc;
+	u32 desc_size;
+	void *bufs;
+	u32 buf_size;
+	u32 count;
+	u16 *next_to_use;
+	u16 *next_to_clean;
+	int watch_off;
+	u32 head;
+};
+
+/* Most rings a driver hands the restore */
+#define COMPSC_VF_MAX_RINGS	16
+
+/*
+ * COMPSC_VF_RING() - describe a driver ring whose members are called
+ * count, next_to_use and next_to_clean (igbvf, ixgbevf, iavf all are);
+ * @d and @b name its descriptor and buffer arrays.
+ */
+#define COMPSC_VF_RING(ring, d, dsize, b, watch, h) \
+	((struct compsc_vf_ring){ \
+		.desc = (ring)->d, .desc_size = (dsize), .bufs = (ring)->b, \
+		.buf_size = sizeof(*(ring)->b), .count = (ring)->count, \
+		.next_to_use = &(ring)->next_to_use, \
+		.next_to_clean = &(ring)->next_to_clean, \
+		.watch_off = (watch), .head = (h) })
+
+/**
+ * struct compsc_vf_ctr - a statistics register the driver self-emulates
+ * @reg: register offset in BAR0
+ * @report: byte offset of the driver's u64 total in the report struct
+ */
+struct compsc_vf_ctr {
+	u32 reg;
+	u32 report;
+};
+
+/**
+ * struct compsc_vf_desc - what the host saves and carries for the driver
+ * @regs: registers the host saves at the take (ring heads: read-only, and
+ *	restarting at 0 on a fresh VF); the restore finds entry i at index i
+ * @nr_regs: entries in @regs
+ * @ctrs: read-only counters carried across migrations
+ * @nr_ctrs: entries in @ctrs
+ * @replay_recs: most records the replay log holds, bounded by what the PF
+ *	keeps for a VF (its size never grows with uptime)
+ */
+struct compsc_vf_desc {
+	const u32 *regs;
+	u32 nr_regs;
+	const struct compsc_vf_ctr *ctrs;
+	u32 nr_ctrs;
+	u32 replay_recs;
+};
+
+/**
+ * struct compsc_vf_ops - what only the driver knows
+ * @send: send one mailbox message (@len bytes) and read the PF's answer,
+ *	not recording it; 0 when acknowledged, -EOPNOTSUPP when refused,
+ *	-EIO when the mailbox failed
+ * @announce: optional, tell the PF where the area is (0, 0 withdraws it);
+ *	without it the helper sends compsc/mbx.h's COMPSC_MBX_AREA message
+ * @reset_pf: after a migration the host did not configure: the stock VF
+ *	reset handshake with the new PF
+ * @msg_key: replay log key of a mailbox message the PF keeps as VF state
+ *	(0: not kept; | COMPSC_VF_KEY_DEL: it undoes the key); may shorten
+ *	@len to the bytes the PF reads (see compsc_vf_mbx_sent())
+ * @get_rings: fill up to COMPSC_VF_MAX_RINGS rings; 0 when the queues are
+ *	not configured (interface down), no ring is then touched
+ * @restore_queues: program the queues from driver memory with every head
+ *	at 0 and every tail at the rotated producer index
+ * @rearm_irqs: unmask and raise every interrupt so the handlers catch up;
+ *	@route also reprograms interrupt routing (a fresh device)
+ *
+ * When the saved state cannot be used the helper resets the device the
+ * driver's own way, through ndo_tx_timeout.
+ */
+struct compsc_vf_ops {
+	int (*send)(struct compsc_vf *vf, const void *msg, u32 len);
+	int (*announce)(struct compsc_vf *vf, u64 addr, u32 size);
+	int (*reset_pf)(struct compsc_vf *vf);
+	u32 (*msg_key)(struct compsc_vf *vf, const u32 *msg, u32 *len);
+	u32 (*get_rings)(struct compsc_vf *vf, struct compsc_vf_ring *rings);
+	void (*restore_queues)(struct compsc_vf *vf);
+	void (*rearm_irqs)(struct compsc_vf *vf, bool route);
+};
+
+/* compsc_vf.flags */
+enum {
+	COMPSC_VF_RX_MODE_PENDING,	/* ndo_set_rx_mode found the host busy */
+	COMPSC_VF_STOPPING,		/* remove: the task must not rearm */
+};
+
+/**
+ * struct compsc_vf - CompSC state of one VF (only once the PF acknowledged)
+ * @priv: the driver's private pointer (its adapter)
+ * @netdev: the interface the retry task restarts
+ * @dev: for messages
+ * @bar: the VF's register BAR (counters are read from it)
+ * @desc: what the host saves for us
+ * @ops: what only the driver knows
+ * @area: the shared area, guest pages the host reads and writes
+ * @order: page order of @area
+ * @size: bytes of @area announced to the host
+ * @reader: the read side; every device access happens inside it
+ * @env: how process-context entries wait
+ * @task: retries after a path found the host holding the device, then
+ *	runs the restore and restarts transmit, NAPI and interrupts
+ * @log_lock: protects @log (recorded from the mailbox paths, any context)
+ * @log: the PF configuration to replay, last write per key wins
+ * @stage: staging buffer of @log's opsets
+ * @report: the driver's statistics struct the counter totals go to
+ * @flags: COMPSC_VF_* bits, atomic bitops
+ * @busy: entries that found the host holding the device
+ * @inside: readers inside; only counted with compsc_debug set
+ * @dirty_pages: pages marked dirty (RX path, one NAPI context at a time)
+ * @restores: migrations the device was restored after
+ * @host_restores: restores whose PF side the host had configured
+ * @replay_nacks: replayed messages the new PF refused
+ * @resets: the driver's own resets (a migration must not cause one)
+ * @rx_shifted: descriptors ring 0 was rotated by, over all restores
+ * @tx_shifted: the same for ring 1
+ * @restore_msgs: mailbox messages the last restore sent
+ * @mbx_msg: the message sent last, until the PF's answer (mailbox lock)
+ * @mbx_len: its length in bytes, 0 when answered
+ * @ctr: the counters, extended to 64 bits, exact across migrations;
+ *	one context at a time (the driver's stats path)
+ */
+struct compsc_vf {
+	void *priv;
+	struct net_device *netdev;
+	struct device *dev;
+	u8 __iomem *bar;
+	const struct compsc_vf_desc *desc;
+	const struct compsc_vf_ops *ops;
+	struct compsc_area_hdr *area;
+	unsigned int order;
+	u32 size;
+	struct compsc_reader reader;
+	struct compsc_env env;
+	struct delayed_work task;
+	spinlock_t log_lock;	/* protects log */
+	struct compsc_replay log;
+	struct compsc_replay_rec *stage;
+	void *report;
+	unsigned long flags;
+	atomic64_t busy;
+	atomic_t inside;
+	u64 dirty_pages;
+	u64 restores;
+	u64 host_restores;
+	u64 replay_nacks;
+	u64 resets;
+	u64 rx_shifted;
+	u64 tx_shifted;
+	u32 restore_msgs;
+	u32 mbx_msg[COMPSC_VF_MBX_WORDS];
+	u32 mbx_len;
+	struct compsc_counter ctr[];
+};
+
+/**
+ * compsc_vf_probe() - lay out an area, offer it to the PF, keep it if acked
+ * @netdev: the VF's interface (not yet registered)
+ * @priv: the driver's private pointer, compsc_vf_priv() returns it
+ * @bar: the VF's mapped register BAR
+ * @desc: registers and counters the host saves, replay log size
+ * @ops: the driver's operations
+ * @report: where counter totals are written (struct of u64 at ctr->report)
+ *
+ * Must run after the VF reset handshake. Returns the state or ERR_PTR;
+ * on error the driver keeps NULL and runs stock (the reason is logged).
+ */
+struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
+				  void __iomem *bar,
+				  const struct compsc_vf_desc *desc,
+				  const struct compsc_vf_ops *ops, void *report);
+/** compsc_vf_remove() - withdraw the area and free it (leaked if the PF did not confirm). */
+void compsc_vf_remove(struct compsc_vf *vf);
+
+static inline void *compsc_vf_priv(struct compsc_vf *vf)
+{
+	return vf->priv;
+}
+
+/*
+ * compsc_vf_of() - the CompSC state of an interface, NULL when stock. The
+ * helper is a mid-layer of the driver and keeps it in netdev->ml_priv,
+ * which no Intel VF driver uses.
+ */
+static inline struct compsc_vf *compsc_vf_of(struct net_device *netdev)
+{
+	return netdev->ml_priv;
+}
+
+/* ---------------------------------------------------------------- read side */
+
+/* compsc.compsc_debug: count readers so compsc_vf_assert_held() can warn */
+extern bool compsc_vf_debug;
+
+static inline void compsc_vf_dbg(struct compsc_vf *vf, int d)
+{
+	if (unlikely(compsc_vf_debug))
+		atomic_add(d, &vf->inside);
+}
+
+/** compsc_vf_assert_held() - with compsc_debug, warn on device access outside the read side. */
+void compsc_vf_assert_held(struct compsc_vf *vf);
+
+bool __compsc_vf_tryenter_slow(struct compsc_vf *vf, int ret);
+
+/**
+ * compsc_vf_tryenter() - enter the read side without waiting (any context)
+ * @vf: CompSC state, NULL in stock mode
+ *
+ * True when the caller may touch the device, until compsc_vf_exit(); the
+ * CPU is pinned in between. False when the host holds it or a restore is
+ * pending: the retry task has been kicked to restart the driver's work.
+ */
+static inline bool compsc_vf_tryenter(struct compsc_vf *vf)
+{
+	int ret;
+
+	if (likely(!vf))
+		return true;
+	preempt_disable();
+	ret = compsc_read_tryenter(&vf->reader, smp_processor_id());
+	if (unlikely(ret))
+		return __compsc_vf_tryenter_slow(vf, ret);
+	compsc_vf_dbg(vf, 1);
+	return true;
+}
+
+static inline void compsc_vf_exit(struct compsc_vf *vf)
+{
+	if (likely(!vf))
+		return;
+	compsc_vf_dbg(vf, -1);
+	compsc_read_exit(&vf->reader, smp_processor_id());
+	preempt_enable();
+}
+
+/**
+ * compsc_vf_enter() - enter from process context, waiting for the host
+ * @vf: CompSC state, NULL in stock mode
+ * @timeout_ms: how long to wait (0: do not wait)
+ *
+ * Runs the restore if this is the first entry after a migration. Returns
+ * 0 inside (always in stock mode) or -EBUSY (and kicks the retry task).
+ */
+int compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms);
+void compsc_vf_leave(struct compsc_vf *vf);
+/** compsc_vf_enter_wait() - enter for a path that cannot fail (close, suspend). */
+void compsc_vf_enter_wait(struct compsc_vf *vf);
+/** compsc_vf_enter_reset() - compsc_vf_enter_wait() for the driver's own reset (counted). */
+void compsc_vf_enter_reset(struct compsc_vf *vf);
+/** compsc_vf_kick() - run the retry task (restore while down, restart). */
+void compsc_vf_kick(struct compsc_vf *vf);
+
+/**
+ * compsc_vf_tryenter_rx_mode() - compsc_vf_tryenter() for ndo_set_rx_mode
+ *
+ * On false the address lists are applied by the retry task once the
+ * device is back.
+ */
+bool compsc_vf_tryenter_rx_mode(struct compsc_vf *vf);
+/**
+ * compsc_vf_tryenter_xmit() - compsc_vf_tryenter() for ndo_start_xmit
+ *
+ * On false the queue is stopped (return NETDEV_TX_BUSY: the stack keeps
+ * the packet) and woken once the device is back.
+ */
+bool compsc_vf_tryenter_xmit(struct compsc_vf *vf);
+
+/** compsc_vf_ethtool_begin() - ethtool_ops.begin: every ethtool op inside the read side. */
+int compsc_vf_ethtool_begin(struct net_device *netdev);
+void compsc_vf_ethtool_complete(struct net_device *netdev);
+
+/* ---------------------------------------------------------------- replay log */
+
+/** compsc_vf_record() - keep a message the PF accepted (last write per @key wins). */
+void compsc_vf_record(struct compsc_vf *vf, u32 key, const void *msg, u32 len);
+/** compsc_vf_forget() - drop @key: what was undone must not come back. */
+void compsc_vf_forget(struct compsc_vf *vf, u32 key);
+/*
+ * Recording from an Intel VF mailbox (igbvf, ixgbevf): the driver wraps
+ * its posted write and read, under its mailbox lock. The message type is
+ * in bits 15:0 and the PF answers with that type | ACK (bit 31) or NACK
+ * (bit 30). Only what the PF acknowledged is its state, so only that is
+ * kept: a MAC refused under an administrator's MAC is never replayed.
+ */
+void compsc_vf_mbx_sent(struct compsc_vf *vf, const u32 *msg, u16 words);
+/** compsc_vf_mbx_answered() - the PF's answer (NULL: none); records the message if acked. */
+void compsc_vf_mbx_answered(struct compsc_vf *vf, const u32 *reply);
+
+/** compsc_vf_opset_begin() - records until _commit() enter the log together. */
+void compsc_vf_opset_begin(struct compsc_vf *vf);
+void compsc_vf_opset_commit(struct compsc_vf *vf);
+
+/* ---------------------------------------------------------------- counters */
+
+/**
+ * compsc_vf_stats_update() - fold the counters into their 64-bit totals
+ * @vf: CompSC state, NULL in stock mode
+ *
+ * Writes each total to the report struct (the same value the stock
+ * driver's extension of the register would hold, continued across
+ * migrations) and publishes it in the area. False in stock mode: the
+ * driver then updates its statistics its own way.
+ */
+bool compsc_vf_stats_update(struct compsc_vf *vf);
+
+/* ---------------------------------------------------------------- dirty pages */
+
+/* Is the host logging dirty pages? Then DMA-written pages must be marked. */
+static inline bool compsc_vf_dirty_logging(struct compsc_vf *vf)
+{
+	return unlikely(vf) &&
+	       (le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) &
+		COMPSC_F_DIRTY_LOG);
+}
+
+/**
+ * compsc_vf_mark_dirty() - make the host's dirty log see what the device wrote
+ * @vf: CompSC state
+ * @addr: first byte the device wrote, owned by the CPU (unmapped or synced)
+ * @len: bytes it wrote
+ *
+ * Device writes bypass the CPU's page tables, so a hypervisor tracking
+ * dirty pages through them misses them. Writing one byte back with its
+ * own value changes nothing but dirties the page; a buffer may straddle
+ * a page boundary, so every page of the range gets its byte.
+ */
+static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
+					unsigned int len)
+{
+	u8 *b = addr, *end = b + len;
+
+	for (; b < end; b = PTR_ALIGN(b + 1, PAGE_SIZE)) {
+		WRITE_ONCE(*b, READ_ONCE(*b));
+		vf->dirty_pages++;
+	}
+}
+
+/* ---------------------------------------------------------------- ethtool -S */
+
+#define COMPSC_VF_STATS_LEN	10
+/** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
+static inline int compsc_vf_stats_len(struct compsc_vf *vf)
+{
+	return vf ? COMPSC_VF_STATS_LEN : 0;
+}
+
+void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data);
+void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data);
+
+#endif /* COMPSC_VF_H */

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest VF driver helper: everything of CompSC a VF driver does that
+ * does not depend on the NIC (see compsc/vf.h). Linked into each driver
+ * that uses it, never exported.
+ */
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/ethtool.h>
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <compsc/vf.h>
+
+bool compsc_vf_debug;
+module_param_named(compsc_debug, compsc_vf_debug, bool, 0444);
+MODULE_PARM_DESC(compsc_debug, "Warn on device access outside the CompSC read side");
+
+/* How often the task looks for a hand-back while the interface is down */
+#define COMPSC_VF_DOWN_POLL	HZ
+
+void compsc_vf_kick(struct compsc_vf *vf)
+{
+	if (vf)
+		mod_delayed_work(system_wq, &vf->task, 0);
+}
+
+void compsc_vf_assert_held(struct compsc_vf *vf)
+{
+	/* remove() withdraws the area outside the read side, on purpose */
+	WARN_ONCE(vf && compsc_vf_debug && atomic_read(&vf->inside) <= 0 &&
+		  !test_bit(COMPSC_VF_STOPPING, &vf->flags),
+		  "%s: device access outside the CompSC read side\n",
+		  dev_name(vf->dev));
+}
+
+/* ---------------------------------------------------------------- counters */
+
+static u32 compsc_vf_ctr_read(struct compsc_vf *vf, u32 i)
+{
+	return readl(vf->bar + vf->desc->ctrs[i].reg);
+}
+
+/* Report the totals, and publish them in the area for the host. */
+static void compsc_vf_stats_publish(struct compsc_vf *vf)
+{
+	struct compsc_counter_desc *desc = compsc_area_counters(vf->area);
+	u32 i;
+
+	for (i = 0; i < vf->desc->nr_ctrs; i++) {
+		*(u64 *)((u8 *)vf->report + vf->desc->ctrs[i].report) =
+			vf->ctr[i].total;
+		WRITE_ONCE(desc[i].total, cpu_to_le64(vf->ctr[i].total));
+	}
+}
+
+/* Count like the stock driver: the register's own value, extended to 64
+ * bits, so the driver's bases and reports mean what they always meant.
+ */
+static void compsc_vf_stats_init(struct compsc_vf *vf)
+{
+	u32 i, now;
+
+	for (i = 0; i < vf->desc->nr_ctrs; i++) {
+		now = compsc_vf_ctr_read(vf, i);
+		compsc_counter_init(&vf->ctr[i], COMPSC_REG_COUNTER_RO, now);
+		vf->ctr[i].total = now;
+	}
+}
+
+bool compsc_vf_stats_update(struct compsc_vf *vf)
+{
+	u32 i;
+
+	if (!vf)
+		return false;
+	for (i = 0; i < vf->desc->nr_ctrs; i++)
+		compsc_counter_update(&vf->ctr[i],
+				      compsc_vf_ctr_read(vf, i));
+	compsc_vf_stats_publish(vf);
+	return true;
+}
+
+/* After a migration: absorb what the source device counted since our last
+ * update (the host saved its final values), continue from the fresh one.
+ */
+static void compsc_vf_stats_rebase(struct compsc_vf *vf)
+{
+	struct compsc_counter_desc *desc = compsc_area_counters(vf->area);
+	u32 i, now;
+
+	for (i = 0; i < vf->desc->nr_ctrs; i++) {
+		now = compsc_vf_ctr_read(vf, i);
+		if (READ_ONCE(desc[i].flags) & COMPSC_CTR_F_SAVED) {
+			compsc_counter_rebase(&vf->ctr[i],
+					      le32_to_cpu(desc[i].hw_final), now);
+			/* consumed: never absorb the same final value twice */
+			WRITE_ONCE(desc[i].flags,
+				   desc[i].flags & ~COMPSC_CTR_F_SAVED);
+		} else {
+			/* the host did not save it: the delta is lost */
+			vf->ctr[i].last = now;
+		}
+	}
+	compsc_vf_stats_publish(vf);
+}
+
+/* ---------------------------------------------------------------- replay log */
+
+void compsc_vf_record(struct compsc_vf *vf, u32 key, const void *msg, u32 len)
+{
+	int err;
+
+	if (!vf)
+		return;
+	spin_lock_bh(&vf->log_lock);
+	err = compsc_replay_put(&vf->log, key, msg, len);
+	spin_unlock_bh(&vf->log_lock);
+	if (err)
+		dev_warn_ratelimited(vf->dev, "CompSC: message %#x not kept: %s\n",
+				     key, compsc_strerror(err));
+}
+
+void compsc_vf_forget(struct compsc_vf *vf, u32 key)
+{
+	if (!vf)
+		return;
+	spin_lock_bh(&vf->log_lock);
+	compsc_replay_del(&vf->log, key);
+	spin_unlock_bh(&vf->log_lock);
+}
+
+void compsc_vf_opset_begin(struct compsc_vf *vf)
+{
+	if (!vf)
+		return;
+	spin_lock_bh(&vf->log_lock);
+	compsc_replay_opset_begin(&vf->log);
+	spin_unlock_bh(&vf->log_lock);
+}
+
+void compsc_vf_opset_commit(struct compsc_vf *vf)
+{
+	int err;
+
+	if (!vf)
+		return;
+	spin_lock_bh(&vf->log_lock);
+	err = compsc_replay_opset_commit(&vf->log);
+	spin_unlock_bh(&vf->log_lock);
+	if (err)
+		dev_warn(vf->dev, "CompSC: opset not kept: %s\n",
+			 compsc_strerror(err));
+}
+
+#define COMPSC_VF_MBX_ACK	0x80000000u
+#define COMPSC_VF_MBX_NACK	0x40000000u
+
+void compsc_vf_mbx_sent(struct compsc_vf *vf, const u32 *msg, u16 words)
+{
+	if (!vf)
+		return;
+	vf->mbx_len = min_t(u32, words, COMPSC_VF_MBX_WORDS) * sizeof(u32);
+	memcpy(vf->mbx_msg, msg, vf->mbx_len);
+}
+
+void compsc_vf_mbx_answered(struct compsc_vf *vf, const u32 *reply)
+{
+	u32 key, len;
+
+	if (!vf || !vf->mbx_len)
+		return;
+	len = vf->mbx_len;
+	vf->mbx_len = 0;
+	if (!reply || (reply[0] & 0xffff) != (vf->mbx_msg[0] & 0xffff) ||
+	    (reply[0] & (COMPSC_VF_MBX_ACK | COMPSC_VF_MBX_NACK)) !=
+	    COMPSC_VF_MBX_ACK)
+		return;
+	key = vf->ops->msg_key(vf, vf->mbx_msg, &len);
+	if (key & COMPSC_VF_KEY_DEL)
+		compsc_vf_forget(vf, key & ~COMPSC_VF_KEY_DEL);
+	else if (key)
+		compsc_vf_record(vf, key, vf->mbx_msg, len);
+}
+
+/* Ask the new PF for everything the old one had been told, in order. No
+ * other context writes the log meanwhile: they all back off while we
+ * restore. Returns the messages sent.
+ */
+static u32 compsc_vf_replay(struct compsc_vf *vf)
+{
+	const struct compsc_replay_rec *rec;
+	u32 i;
+
+	for (i = 0; (rec = compsc_replay_at(&vf->log, i)); i++)
+		if (vf->ops->send(vf, rec->data, le16_to_cpu(rec->len)))
+			vf->replay_nacks++;
+	return i;
+}
+
+/* Tell the PF where the area is, with the driver's message or ours */
+static int compsc_vf_announce(struct compsc_vf *vf, u64 addr, u32 size)
+{
+	u32 msg[COMPSC_MBX_AREA_WORDS];
+	int n;
+
+	if (vf->ops->announce)
+		return vf->ops->announce(vf, addr, size);
+	n = compsc_mbx_area_encode(msg, ARRAY_SIZE(msg), addr, size);
+	if (n < 0)
+		return compsc_errno(n);
+	return vf->ops->send(vf, msg, n * sizeof(u32));
+}
+
+/* ---------------------------------------------------------------- restore */
+
+/* (@i - @by) modulo @count, for indices below @count */
+static u16 compsc_vf_sub(u32 i, u32 by, u32 count)
+{
+	return i >= by ? i - by : i + count - by;
+}
+
+/* Saved value of register list entry @idx, as the host wrote it. */
+static u32 compsc_vf_saved(struct compsc_vf *vf, u32 idx)
+{
+	return (u32)le64_to_cpu(READ_ONCE(compsc_area_saved(vf->area)[idx]));
+}
+
+/* Pointers into the descriptors (TX next_to_watch) follow the rotation */
+static void compsc_vf_fix_watch(struct compsc_vf_ring *r, u32 head)
+{
+	u8 *bufs = r->bufs, *desc = r->desc;
+	void **watch;
+	u32 i, idx;
+
+	for (i = 0; r->watch_off >= 0 && i < r->count; i++) {
+		watch = (void **)(bufs + i * r->buf_size + r->watch_off);
+		if (!*watch)
+			continue;
+		idx = ((u8 *)*watch - desc) / r->desc_size;
+		*watch = desc + compsc_vf_sub(idx, head, r->count) * r->desc_size;
+	}
+}
+
+/* Rotate a ring's descriptors and buffers left by @head, so that the
+ * descriptor the old device would have used next sits at index 0, where
+ * the fresh device starts. Nothing is freed, reallocated or unmapped.
+ */
+static void compsc_vf_rotate(struct compsc_vf_ring *r, u32 head)
+{
+	compsc_ring_rotate(r->desc, r->desc_size, r->count, head);
+	compsc_ring_rotate(r->bufs, r->buf_size, r->count, head);
+	compsc_vf_fix_watch(r, head);
+	*r->next_to_use = compsc_vf_sub(*r->next_to_use, head, r->count);
+	*r->next_to_clean = compsc_vf_sub(*r->next_to_clean, head, r->count);
+}
+
+/* Shift every ring so its old head becomes index 0 of the fresh device;
+ * returns the rings shifted. A hostile or confused host must not make us
+ * index out of a ring: then nothing is rotated (-EINVAL).
+ */
+static int compsc_vf_shift_rings(struct compsc_vf *vf)
+{
+	struct compsc_vf_ring rings[COMPSC_VF_MAX_RINGS];
+	u32 i, n, head;
+
+	n = vf->ops->get_rings(vf, rings);
+	for (i = 0; i < n; i++)
+		if (rings[i].head >= vf->desc->nr_regs ||
+		    compsc_vf_saved(vf, rings[i].head) >= rings[i].count)
+			return -EINVAL;
+	for (i = 0; i < n; i++) {
+		head = compsc_vf_saved(vf, rings[i].head);
+		compsc_vf_rotate(&rings[i], head);
+		if (i == 0)
+			vf->rx_shifted += head;
+		else if (i == 1)
+			vf->tx_shifted += head;
+	}
+	return n;
+}
+
+/* The PF side of the VF. A host that set COMPSC_F_HOST_CONFIGURED already
+ * gave the new PF our whole configuration, registered the area and did
+ * its half of the reset handshake: nothing to send. Otherwise reset the
+ * VF the stock way, announce the area and replay everything the old PF
+ * was told. Returns the mailbox messages sent.
+ */
+static u32 compsc_vf_restore_pf(struct compsc_vf *vf)
+{
+	if (le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) &
+	    COMPSC_F_HOST_CONFIGURED) {
+		vf->host_restores++;
+		return 0;
+	}
+	if (vf->ops->reset_pf(vf))
+		dev_warn(vf->dev, "CompSC: PF did not answer the reset\n");
+	if (compsc_vf_announce(vf, virt_to_phys(vf->area), vf->size))
+		dev_warn(vf->dev, "CompSC: new PF refused the area\n");
+	return 2 + compsc_vf_replay(vf);
+}
+
+/* Once per migration, inside the read side, every other context backing
+ * off. The device is fresh: bring the PF side back, then shift the rings
+ * and restore queue and interrupt registers. No buffer is freed and no
+ * packet replayed; the driver's own reset path does not run.
+ */
+static void compsc_vf_restore(struct compsc_vf *vf)
+{
+	int n;
+
+	vf->restores++;
+	vf->restore_msgs = compsc_vf_restore_pf(vf);
+	compsc_vf_stats_rebase(vf);
+	n = compsc_vf_shift_rings(vf);
+	if (n < 0) {
+		dev_err(vf->dev, "CompSC: bad saved ring state, resetting\n");
+		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
+	} else if (n > 0) {
+		vf->ops->restore_queues(vf);
+		vf->ops->rearm_irqs(vf, true);
+	}
+}
+
+/* ---------------------------------------------------------------- read side */
+
+static u64 compsc_vf_now_ns(void *ctx)
+{
+	return ktime_get_ns();
+}
+
+/* Process-context waits for the host: sleep, never spin */
+static void compsc_vf_relax(void *ctx)
+{
+	usleep_range(500, 1000);
+}
+
+static int __compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms)
+{
+	int ret;
+
+	ret = compsc_read_enter(&vf->reader, &vf->env,
+				(u64)timeout_ms * NSEC_PER_MSEC);
+	if (ret < 0)
+		return -EBUSY;
+	compsc_vf_dbg(vf, 1);
+	if (ret == COMPSC_READ_RESTORE) {
+		compsc_vf_restore(vf);
+		compsc_restore_done(&vf->reader);
+	}
+	return 0;
+}
+
+int compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms)
+{
+	if (!vf || !__compsc_vf_enter(vf, timeout_ms))
+		return 0;
+	atomic64_inc(&vf->busy);
+	compsc_vf_kick(vf);
+	return -EBUSY;
+}
+
+void compsc_vf_leave(struct compsc_vf *vf)
+{
+	if (!vf)
+		return;
+	compsc_vf_dbg(vf, -1);
+	compsc_read_leave(&vf->reader);
+}
+
+/* The host holds the device for a bounded blackout: keep waiting, but say
+ * so if it takes unreasonably long.
+ */
+void compsc_vf_enter_wait(struct compsc_vf *vf)
+{
+	while (compsc_vf_enter(vf, COMPSC_VF_WAIT_MS))
+		dev_warn(vf->dev, "CompSC: host holds the device, still waiting\n");
+}
+
+void compsc_vf_enter_reset(struct compsc_vf *vf)
+{
+	compsc_vf_enter_wait(vf);
+	if (vf)
+		vf->resets++;
+}
+
+/* An atomic entry did not get in: the host holds the device, or this is
+ * the first entry after a migration. The restore may sleep (mailbox), so
+ * atomic context gives the claim back and the task takes it.
+ */
+bool __compsc_vf_tryenter_slow(struct compsc_vf *vf, int ret)
+{
+	if (ret == COMPSC_READ_RESTORE) {
+		compsc_read_exit(&vf->reader, smp_processor_id());
+		compsc_restore_cancel(&vf->reader);
+	}
+	preempt_enable();
+	atomic64_inc(&vf->busy);
+	compsc_vf_kick(vf);
+	return false;
+}
+
+bool compsc_vf_tryenter_rx_mode(struct compsc_vf *vf)
+{
+	if (compsc_vf_tryenter(vf))
+		return true;
+	set_bit(COMPSC_VF_RX_MODE_PENDING, &vf->flags);
+	compsc_vf_kick(vf);
+	return false;
+}
+
+bool compsc_vf_tryenter_xmit(struct compsc_vf *vf)
+{
+	if (compsc_vf_tryenter(vf))
+		return true;
+	/* kicked again after the stop, so that the wake cannot come first */
+	netif_stop_queue(vf->netdev);
+	compsc_vf_kick(vf);
+	return false;
+}
+
+int compsc_vf_ethtool_begin(struct net_device *netdev)
+{
+	return compsc_vf_enter(compsc_vf_of(netdev), COMPSC_VF_WAIT_MS);
+}
+
+void compsc_vf_ethtool_complete(struct net_device *netdev)
+{
+	compsc_vf_leave(compsc_vf_of(netdev));
+}
+
+/* Restart what backed off while the host held the device. */
+static void compsc_vf_resume(struct compsc_vf *vf)
+{
+	struct net_device *netdev = vf->netdev;
+	struct napi_struct *napi;
+
+	if (test_and_clear_bit(COMPSC_VF_RX_MODE_PENDING, &vf->flags)) {
+		netif_addr_lock_bh(netdev);
+		netdev->netdev_ops->ndo_set_rx_mode(netdev);
+		netif_addr_unlock_bh(netdev);
+	}
+	if (netif_carrier_ok(netdev))
+		netif_tx_wake_all_queues(netdev);
+	local_bh_disable();
+	list_for_each_entry(napi, &netdev->napi_list, dev_list)
+		napi_schedule(napi);
+	local_bh_enable();
+}
+
+/* Runs whenever a path found the host holding the device, and while the
+ * interface is down. The wait for the host happens without locks; the
+ * restart holds RTNL so that it does not race with close or an MTU
+ * change taking the interface down.
+ */
+static void compsc_vf_task(struct work_struct *work)
+{
+	struct compsc_vf *vf = container_of(to_delayed_work(work),
+					    struct compsc_vf, task);
+	struct compsc_vf_ring rings[COMPSC_VF_MAX_RINGS];
+	unsigned long retry = msecs_to_jiffies(10);
+
+	if (test_bit(COMPSC_VF_STOPPING, &vf->flags))
+		return;
+	if (__compsc_vf_enter(vf, 1000))
+		goto requeue;
+	compsc_vf_leave(vf);
+
+	retry = 1;
+	if (!rtnl_trylock())
+		goto requeue;
+	if (!netif_running(vf->netdev) || !vf->ops->get_rings(vf, rings)) {
+		rtnl_unlock();
+		/* Down, nothing else enters the read side: a hand-back would
+		 * never be restored and the host would refuse to migrate the
+		 * VF again. Look once a second.
+		 */
+		retry = COMPSC_VF_DOWN_POLL;
+		goto requeue;
+	}
+	if (__compsc_vf_enter(vf, 0)) {
+		rtnl_unlock();
+		goto requeue;
+	}
+	/* what fired while the host held the device was masked, not handled */
+	vf->ops->rearm_irqs(vf, false);
+	compsc_vf_leave(vf);
+	compsc_vf_resume(vf);
+	rtnl_unlock();
+	return;
+
+requeue:
+	schedule_delayed_work(&vf->task, retry);
+}
+
+/* ---------------------------------------------------------------- life cycle */
+
+/* Lay the area out and list what the host must save for us. */
+static int compsc_vf_layout(struct compsc_vf *vf)
+{
+	const struct compsc_vf_desc *d = vf->desc;
+	struct compsc_layout_req req = {
+		.nr_cpus = min_t(u32, nr_cpu_ids, COMPSC_MAX_SLOTS - 1),
+		.reg_max = d->nr_regs,
+		.counter_max = d->nr_ctrs,
+		.replay_recs = d->replay_recs,
+	};
+	void *mem;
+	u32 i;
+	int err;
+
+	vf->size = compsc_area_size(&req);
+	if (!vf->size)
+		return -EINVAL;
+	vf->order = get_order(vf->size);
+	/* the host reads it by guest-physical address: contiguous, pinned */
+	vf->area = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, vf->order);
+	if (!vf->area)
+		return -ENOMEM;
+	err = compsc_area_init(vf->area, PAGE_SIZE << vf->order, &req);
+	for (i = 0; !err && i < d->nr_regs; i++)
+		err = compsc_area_add_reg(vf->area, 0, d->regs[i], 4,
+					  COMPSC_REG_PLAIN);
+	for (i = 0; !err && i < d->nr_ctrs; i++) {
+		err = compsc_area_add_counter(vf->area, 0, d->ctrs[i].reg,
+					      COMPSC_REG_COUNTER_RO);
+		if (err > 0)
+			err = 0;
+	}
+	if (!err)
+		err = compsc_reader_init(&vf->reader, vf->area);
+	mem = compsc_area_replay(vf->area);
+	if (!err)
+		err = compsc_replay_init(&vf->log, mem,
+					 le32_to_cpu(vf->area->replay_len),
+					 vf->stage, d->replay_recs);
+	return compsc_errno(err);
+}
+
+static void compsc_vf_free(struct compsc_vf *vf)
+{
+	if (vf->area)
+		free_pages((unsigned long)vf->area, vf->order);
+	kfree(vf->stage);
+	kfree(vf);
+}
+
+static struct compsc_vf *compsc_vf_alloc(const struct compsc_vf_desc *desc)
+{
+	struct compsc_vf *vf;
+
+	if (desc->nr_regs > COMPSC_MAX_REGS || desc->nr_ctrs > COMPSC_MAX_REGS)
+		return NULL;
+	vf = kzalloc(struct_size(vf, ctr, desc->nr_ctrs), GFP_KERNEL);
+	if (!vf)
+		return NULL;
+	vf->stage = kcalloc(desc->replay_recs, sizeof(*vf->stage), GFP_KERNEL);
+	if (!vf->stage) {
+		kfree(vf);
+		return NULL;
+	}
+	return vf;
+}
+
+struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
+				  void __iomem *bar,
+				  const struct compsc_vf_desc *desc,
+				  const struct compsc_vf_ops *ops, void *report)
+{
+	struct compsc_vf *vf = compsc_vf_alloc(desc);
+	int err;
+
+	if (!vf)
+		return ERR_PTR(-ENOMEM);
+	*vf = (struct compsc_vf){ .priv = priv, .netdev = netdev,
+		.dev = netdev->dev.parent, .bar = bar, .desc = desc, .ops = ops,
+		.report = report, .stage = vf->stage };
+	spin_lock_init(&vf->log_lock);
+	vf->env.now_ns = compsc_vf_now_ns;
+	vf->env.relax = compsc_vf_relax;
+	INIT_DELAYED_WORK(&vf->task, compsc_vf_task);
+	err = compsc_vf_layout(vf);
+	if (!err)
+		err = compsc_vf_announce(vf, virt_to_phys(vf->area), vf->size);
+	if (err) {
+		dev_info(vf->dev, "CompSC: not available (%d), running stock\n",
+			 err);
+		compsc_vf_free(vf);
+		return ERR_PTR(err);
+	}
+	compsc_vf_stats_init(vf);
+	netdev->ml_priv = vf;
+	compsc_vf_kick(vf);	/* the interface starts down */
+	dev_info(vf->dev, "CompSC: shared area of %u bytes registered\n",
+		 vf->size);
+	return vf;
+}
+
+void compsc_vf_remove(struct compsc_vf *vf)
+{
+	if (!vf)
+		return;
+	set_bit(COMPSC_VF_STOPPING, &vf->flags);
+	cancel_delayed_work_sync(&vf->task);
+	vf->netdev->ml_priv = NULL;
+	/* If the PF did not confirm, the host may still write into the
+	 * pages: leaking them is the only safe choice.
+	 */
+	if (compsc_vf_announce(vf, 0, 0)) {
+		dev_warn(vf->dev, "CompSC: area not unregistered, leaking it\n");
+		vf->area = NULL;
+	}
+	compsc_vf_free(vf);
+}
+
+/* ---------------------------------------------------------------- ethtool -S */
+
+static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
+	"compsc_mode",
+	"compsc_restores",
+	"compsc_rx_shift_total",
+	"compsc_tx_shift_total",
+	"compsc_busy",
+	"compsc_dirty_pages",
+	"compsc_resets",
+	"compsc_replay_nacks",
+	"compsc_host_restores",
+	"compsc_restore_msgs",
+};
+
+void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
+{
+	if (vf)
+		memcpy(data, compsc_vf_stat_names, sizeof(compsc_vf_stat_names));
+}
+
+/* Read without the read side: a torn value only ever shows in a report. */
+void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
+{
+	if (!vf)
+		return;
+	data[0] = 1;
+	data[1] = vf->restores;
+	data[2] = vf->rx_shifted;
+	data[3] = vf->tx_shifted;
+	data[4] = atomic64_read(&vf->busy);
+	data[5] = vf->dirty_pages;
+	data[6] = vf->resets;
+	data[7] = vf->replay_nacks;
+	data[8] = vf->host_restores;
+	data[9] = vf->restore_msgs;
+}
