@@ -78,8 +78,7 @@ bool compsc_vf_stats_update(struct compsc_vf *vf)
 	if (!vf)
 		return false;
 	for (i = 0; i < vf->desc->nr_ctrs; i++)
-		compsc_counter_update(&vf->ctr[i],
-				      compsc_vf_ctr_read(vf, i));
+		compsc_counter_update(&vf->ctr[i], compsc_vf_ctr_read(vf, i));
 	compsc_vf_stats_publish(vf);
 	return true;
 }
@@ -260,26 +259,27 @@ static void compsc_vf_rotate(struct compsc_vf_ring *r, u32 head)
 
 /* Shift every ring so its old head becomes index 0 of the fresh device;
  * returns the rings shifted. A hostile or confused host must not make us
- * index out of a ring: then nothing is rotated (-EINVAL).
+ * index out of a ring: then nothing is rotated (-EINVAL). Each saved head
+ * is read once, so the value checked is the value used.
  */
 static int compsc_vf_shift_rings(struct compsc_vf *vf)
 {
 	struct compsc_vf_ring rings[COMPSC_VF_MAX_RINGS];
-	u32 i, n, head;
+	u32 head[COMPSC_VF_MAX_RINGS];
+	u32 i, n;
 
 	n = vf->ops->get_rings(vf, rings);
-	for (i = 0; i < n; i++)
-		if (rings[i].head >= vf->desc->nr_regs ||
-		    compsc_vf_saved(vf, rings[i].head) >= rings[i].count)
-			return -EINVAL;
 	for (i = 0; i < n; i++) {
-		head = compsc_vf_saved(vf, rings[i].head);
-		compsc_vf_rotate(&rings[i], head);
-		if (i == 0)
-			vf->rx_shifted += head;
-		else if (i == 1)
-			vf->tx_shifted += head;
+		if (rings[i].head >= vf->desc->nr_regs)
+			return -EINVAL;
+		head[i] = compsc_vf_saved(vf, rings[i].head);
+		if (head[i] >= rings[i].count)
+			return -EINVAL;
 	}
+	for (i = 0; i < n; i++)
+		compsc_vf_rotate(&rings[i], head[i]);
+	vf->rx_shifted += n > 0 ? head[0] : 0;
+	vf->tx_shifted += n > 1 ? head[1] : 0;
 	return n;
 }
 
@@ -575,9 +575,13 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 
 	if (!vf)
 		return ERR_PTR(-ENOMEM);
-	*vf = (struct compsc_vf){ .priv = priv, .netdev = netdev,
-		.dev = netdev->dev.parent, .bar = bar, .desc = desc, .ops = ops,
-		.report = report, .stage = vf->stage };
+	vf->priv = priv;
+	vf->netdev = netdev;
+	vf->dev = netdev->dev.parent;
+	vf->bar = bar;
+	vf->desc = desc;
+	vf->ops = ops;
+	vf->report = report;
 	spin_lock_init(&vf->log_lock);
 	vf->env.now_ns = compsc_vf_now_ns;
 	vf->env.relax = compsc_vf_relax;
