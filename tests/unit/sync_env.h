@@ -147,4 +147,33 @@ static inline struct compsc_area_hdr *test_area(u32 nr_cpus, u32 recs)
 	return mem;
 }
 
+/*
+ * The starting point of the single-reader sync tests: an area with two CPU
+ * slots, its control line and slots, a fake clock with its env, and a
+ * reader bound to the area. Free f->a when done.
+ */
+struct sync_fixture {
+	struct compsc_area_hdr *a;
+	struct compsc_area_ctl *ctl;
+	struct compsc_slot *slots;
+	u32 nr;
+	struct fake_clock fc;
+	struct compsc_env env;
+	struct compsc_reader r;
+};
+
+static inline void sync_fixture_init(struct sync_fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->a = test_area(2, 0);
+	f->ctl = compsc_area_ctl(f->a);
+	f->slots = compsc_area_slots(f->a);
+	f->nr = le16_to_cpu(f->a->nr_slots);
+	f->env = fake_env(&f->fc);
+	if (compsc_reader_init(&f->r, f->a)) {
+		fprintf(stderr, "sync_fixture: cannot bind a reader\n");
+		abort();
+	}
+}
+
 #endif
