@@ -1,7 +1,7 @@
 # The one list of libcompsc core sources, shared by the userspace build
 # (mk/lib.mk) and the kernel build (Kbuild). Names without extension.
 COMPSC_SRCS := error area mbx sync replay counter ring crc32c stream validate \
-	       dev_82576vf migstate \
+	       dev_82576vf migstate host \
 	       selftest selftest_core selftest_stream
 
 # The guest VF driver helper (compsc/vf.h) and the core it uses, linked

@@ -14,22 +14,13 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <compsc/compsc.h>
+#include <compsc/host.h>
 
 struct pci_dev;
 struct dentry;
 
-/*
- * Biggest stream a migration can produce: every list full, 64 KiB replay,
- * the PF section.
- */
-#define BENCH_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
-				 5 * sizeof(struct compsc_rec_hdr) + \
-				 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
-				 COMPSC_MAX_COUNTERS * \
-				 sizeof(struct compsc_rec_counter) + \
-				 sizeof(struct compsc_pf_vf_state) + \
-				 COMPSC_AREA_MAX_SIZE + \
-				 sizeof(struct compsc_rec_end) + 64)
+/* Biggest stream a migration can produce (compsc/host.h) */
+#define BENCH_STREAM_MAX	COMPSC_HOST_STREAM_MAX
 #define BENCH_ERR_LEN		160
 
 enum bench_reset {
@@ -89,14 +80,6 @@ struct bench_vf {
 	u32 nr_migrations;
 };
 
-/* A guest area mapped for one migration, with a host copy of its header. */
-struct bench_area {
-	void *va;
-	u32 size;
-	u64 gpa;
-	struct compsc_area_hdr hdr;	/* validated host copy */
-};
-
 /* debugfs.c */
 int bench_debugfs_init(void);
 void bench_debugfs_exit(void);
@@ -106,24 +89,12 @@ void bench_vf_debugfs_del(struct bench_vf *bv);
 /* migrate.c */
 int bench_migrate(struct bench_vf *bv, const struct bench_req *req);
 
-/* pf.c */
-int bench_pf_export(struct pci_dev *pdev, struct compsc_pf_vf_state *st,
-		    struct bench_result *res);
-void bench_pf_make_unfit(struct compsc_pf_vf_state *st);
-int bench_pf_apply(struct pci_dev *pdev, const struct compsc_stream_rec *rec,
-		   bool apply, struct bench_result *res);
-
 /* dev.c */
-int bench_area_map(struct pci_dev *pdev, struct bench_area *a,
+int bench_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
 		   struct bench_result *res);
-void bench_area_unmap(struct bench_area *a);
-void __iomem *bench_bar_map(struct pci_dev *pdev);
-void bench_bar_unmap(struct pci_dev *pdev, void __iomem *bar);
-void bench_queues_stop(void __iomem *bar, u32 *saved);
-void bench_queues_restart(void __iomem *bar, const u32 *saved);
+void bench_area_unmap(struct compsc_host_area *a);
 int bench_reset(struct pci_dev *pdev, enum bench_reset how,
 		struct bench_result *res);
 void bench_kick_guest(struct pci_dev *pdev);
-int bench_pf_forget_check(struct pci_dev *pdev, enum bench_reset how);
 
 #endif /* COMPSC_BENCH_H */

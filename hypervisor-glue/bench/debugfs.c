@@ -18,6 +18,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <compsc/kernel.h>
+#include <compsc/host.h>
 #include "bench.h"
 
 #define BENCH_CMD_MAX		256
@@ -227,61 +228,38 @@ static const struct file_operations bench_area_fops = {
 };
 
 /*
- * The area's control line, mapped for a dirty_log access. The caller holds
- * bv->lock (no migration runs) and the device lock (the driver keeps its
- * area) and unmaps @a.
+ * Read: the area's dirty-log flag; write: start a dirty-logging round or
+ * stop (compsc_host_dirty_round()). bv->lock: no migration runs; the
+ * device lock: the driver keeps its area.
  */
-static int bench_dirty_ctl(struct bench_vf *bv, struct bench_area *a,
-			   struct compsc_area_ctl **ctl)
-{
-	struct bench_result res = {};
-	int err = bench_area_map(bv->pdev, a, &res);
-
-	if (err)
-		return err;
-	*ctl = (struct compsc_area_ctl *)((u8 *)a->va +
-					  le32_to_cpu(a->hdr.ctl_off));
-	return 0;
-}
-
-/* 1: start a dirty-logging round (new generation, flag set); 0: stop. */
-static void bench_dirty_set(struct compsc_area_ctl *ctl, bool on)
-{
-	u32 flags = le32_to_cpu(READ_ONCE(ctl->flags));
-
-	if (on) {
-		WRITE_ONCE(ctl->dirty_gen,
-			   cpu_to_le64(le64_to_cpu(ctl->dirty_gen) + 1));
-		smp_wmb();	/* a driver that sees the flag sees the round */
-		flags |= COMPSC_F_DIRTY_LOG;
-	} else {
-		flags &= ~COMPSC_F_DIRTY_LOG;
-	}
-	WRITE_ONCE(ctl->flags, cpu_to_le32(flags));
-}
-
-/* Read: the flag as the area holds it; write: bench_dirty_set(). */
 static ssize_t bench_dirty_rw(struct bench_vf *bv, int set, char *out)
 {
+	struct bench_result res = {};
+	struct compsc_host_area *a;
 	struct compsc_area_ctl *ctl;
-	struct bench_area a;
 	int err;
 
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
 	err = mutex_lock_interruptible(&bv->lock);
 	if (err)
-		return err;
+		goto out_free;
 	device_lock(&bv->pdev->dev);
-	err = bench_dirty_ctl(bv, &a, &ctl);
+	err = bench_area_map(bv->pdev, a, &res);
 	if (!err) {
+		ctl = compsc_host_ctl(a);
 		if (set >= 0)
-			bench_dirty_set(ctl, set);
+			compsc_host_dirty_round(ctl, set);
 		else
 			snprintf(out, 4, "%d\n", !!(le32_to_cpu(READ_ONCE(
 				 ctl->flags)) & COMPSC_F_DIRTY_LOG));
-		bench_area_unmap(&a);
+		bench_area_unmap(a);
 	}
 	device_unlock(&bv->pdev->dev);
 	mutex_unlock(&bv->lock);
+out_free:
+	kfree(a);
 	return err;
 }
 

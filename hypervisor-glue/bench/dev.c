@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Device access of the stand-in: the guest's area (found through the PF's
- * registry, mapped like a host maps guest memory), the VF's BAR0, queue
- * stop, and the resets that make the VF a fresh destination device.
+ * registry, mapped like a host maps guest memory), the resets that make
+ * the VF a fresh destination device, and the guest's wake-up after them.
  *
  * The guest igbvf driver has BAR0 mapped too; the stand-in only touches it
  * while it holds the write side of the area.
@@ -16,16 +16,17 @@
 #include <linux/ioport.h>
 #include <linux/pci.h>
 #include <compsc/dev_82576vf.h>
+#include <compsc/host.h>
 #include <compsc/kernel.h>
 #include "bench.h"
 
-#define BENCH_QSTOP_POLL_US	1000	/* datasheet: queue stops within 1 ms */
 #define BENCH_VFLR_POLL_MS	1000	/* PF driver handling the VF's reset */
 
 /**
  * bench_area_map() - map and check the area the VF's driver registered
  * @pdev: the VF
- * @a: filled with the mapping and a validated copy of the area header
+ * @a: filled with the mapping, a checked copy of the area header and
+ *	checked copies of its lists (compsc_host_area_check())
  * @res: gets a one-line reason on failure
  *
  * In the bench, guest-physical is physical: the area is ordinary RAM of this
@@ -33,9 +34,10 @@
  *
  * Return: 0 or -errno.
  */
-int bench_area_map(struct pci_dev *pdev, struct bench_area *a,
+int bench_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
 		   struct bench_result *res)
 {
+	u32 bad;
 	int err;
 
 	memset(a, 0, sizeof(*a));
@@ -54,74 +56,21 @@ int bench_area_map(struct pci_dev *pdev, struct bench_area *a,
 		snprintf(res->msg, sizeof(res->msg), "cannot map area");
 		return -ENOMEM;
 	}
-	/* one copy of the header; only the copy is judged and used */
-	memcpy(&a->hdr, a->va, sizeof(a->hdr));
-	err = compsc_area_check(&a->hdr, a->size);
+	err = compsc_host_area_check(a, &compsc_82576vf_policy, &bad);
 	if (err) {
-		snprintf(res->msg, sizeof(res->msg), "area refused: %s",
-			 compsc_strerror(err));
+		snprintf(res->msg, sizeof(res->msg), "area refused (entry %d): %s",
+			 bad == U32_MAX ? -1 : (int)bad, compsc_strerror(err));
 		bench_area_unmap(a);
 		return compsc_errno(err);
 	}
 	return 0;
 }
 
-void bench_area_unmap(struct bench_area *a)
+void bench_area_unmap(struct compsc_host_area *a)
 {
 	if (a->va)
 		memunmap(a->va);
 	a->va = NULL;
-}
-
-void __iomem *bench_bar_map(struct pci_dev *pdev)
-{
-	if (!(pci_resource_flags(pdev, 0) & IORESOURCE_MEM) ||
-	    pci_resource_len(pdev, 0) < COMPSC_82576VF_BAR0_SIZE)
-		return NULL;
-	return pci_iomap(pdev, 0, COMPSC_82576VF_BAR0_SIZE);
-}
-
-void bench_bar_unmap(struct pci_dev *pdev, void __iomem *bar)
-{
-	if (bar)
-		pci_iounmap(pdev, bar);
-}
-
-/**
- * bench_queues_stop() - stop the VF's queues so that the heads stay put
- * @bar: the VF's BAR0
- * @saved: gets the queue control values before the stop
- *
- * The guest listed RXDCTL/TXDCTL to have them restored enabled, so callers
- * report the @saved values for them, not the stopped ones.
- */
-void bench_queues_stop(void __iomem *bar, u32 *saved)
-{
-	u32 i, us;
-
-	for (i = 0; i < COMPSC_82576VF_NR_QCTL; i++) {
-		saved[i] = readl(bar + compsc_82576vf_qctl[i]);
-		writel(saved[i] & ~COMPSC_82576VF_QDCTL_ENABLE,
-		       bar + compsc_82576vf_qctl[i]);
-	}
-	readl(bar + COMPSC_82576VF_STATUS);	/* flush */
-	for (i = 0; i < COMPSC_82576VF_NR_QCTL; i++)
-		for (us = 0; us < BENCH_QSTOP_POLL_US; us += 10) {
-			if (!(readl(bar + compsc_82576vf_qctl[i]) &
-			      COMPSC_82576VF_QDCTL_ENABLE))
-				break;
-			usleep_range(10, 20);
-		}
-}
-
-/* Give the source its running queues back (aborted migration). */
-void bench_queues_restart(void __iomem *bar, const u32 *saved)
-{
-	u32 i;
-
-	for (i = 0; i < COMPSC_82576VF_NR_QCTL; i++)
-		writel(saved[i], bar + compsc_82576vf_qctl[i]);
-	readl(bar + COMPSC_82576VF_STATUS);
 }
 
 /*
@@ -171,37 +120,6 @@ static const char *bench_wait_pf_vflr(struct pci_dev *pdev)
 	return bit ? "pending" : "handled";
 }
 
-/* Ask the PF to forget the VF's state; -EOPNOTSUPP if it cannot. */
-static int bench_pf_forget(struct pci_dev *pdev, bool probe)
-{
-	const struct compsc_pf_ops *ops;
-	struct pci_dev *pf = NULL;
-	int vf = -1, err;
-
-	ops = compsc_vf_pf_ops_get(pdev, &pf, &vf);
-	if (!ops || !ops->vf_forget)
-		err = -EOPNOTSUPP;
-	else
-		err = probe ? 0 : ops->vf_forget(pf, vf);
-	compsc_vf_pf_ops_put(ops);
-	return err;
-}
-
-/**
- * bench_pf_forget_check() - can the PF reset a VF's state for @how?
- * @pdev: the VF
- * @how: requested reset
- *
- * Only a reset that needs nothing but the PF fails early: "both" falls back
- * to the FLR alone (which makes the igb PF reset the VF's filters too).
- *
- * Return: 0 or -EOPNOTSUPP.
- */
-int bench_pf_forget_check(struct pci_dev *pdev, enum bench_reset how)
-{
-	return how == BENCH_RESET_PF ? bench_pf_forget(pdev, true) : 0;
-}
-
 /**
  * bench_reset() - make the VF a fresh destination device
  * @pdev: the VF
@@ -227,7 +145,7 @@ int bench_reset(struct pci_dev *pdev, enum bench_reset how,
 		res->pf_vflr = bench_wait_pf_vflr(pdev);
 	}
 	if (how == BENCH_RESET_PF || how == BENCH_RESET_BOTH) {
-		err = bench_pf_forget(pdev, false);
+		err = compsc_host_pf_forget(pdev, false);
 		if (err == -EOPNOTSUPP && how == BENCH_RESET_BOTH) {
 			res->pf_forget = "skipped";
 			return 0;

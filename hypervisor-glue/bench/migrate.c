@@ -1,310 +1,145 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One migration, step by step, as a hypervisor does it: look up and check
- * the guest's area, take the device (write side), stop the queues, save
- * the listed registers and counters into a migration stream, parse that
- * stream back as the destination would, make the VF a fresh device, write
- * the saved state into the area and release with a version bump. Any
- * failure before the reset, or abort=1, gives the source its device back
- * unchanged (queues restarted, no version bump). The PF section (pf.c) is
- * exported with the registers, checked against the destination PF before
- * the reset and imported after it, before the release.
+ * One migration in place, as two hosts would do it: the VF is the source
+ * and then, once reset, the destination. Each side walks the VFIO
+ * migration arcs a real hypervisor takes, and libcompsc's compsc_mig_arc()
+ * says what every arc does, exactly as for the VFIO variant driver; the
+ * actions are the shared host side (compsc/host.h).
+ *
+ *   source:      RUNNING -> RUNNING_P2P (take) -> STOP -> STOP_COPY (save)
+ *   destination: STOP -> RESUMING -> STOP (load: strict parse, match, the
+ *                destination PF's check), all before the source is reset
+ *   source:      STOP_COPY -> STOP; the VF is reset (a fresh destination)
+ *   destination: STOP -> RUNNING_P2P -> RUNNING (give: PF import, saved
+ *                state into the area, hand-over, release with a bump)
+ *
+ * A failed take, save or load, abort=1, or a failed reset or give: the
+ * source goes back to RUNNING (A_ABORT, no version bump) and keeps its
+ * device; after a reset there are no queues left to restart and the
+ * driver, seeing no new version, finds out on its own.
  */
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/ktime.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
-#include <linux/smp.h>
 #include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
+#include <compsc/migstate.h>
 #include "bench.h"
+
+/* VLANs for pf_import=unfit: one more than a 82576 VLVF table holds. */
+#define BENCH_UNFIT_VLAN0	1000
+
+/* One side of the migration: its state and what it holds. */
+struct bench_side {
+	u32 state;		/* COMPSC_MIG_* */
+	u32 ctx;		/* COMPSC_MIG_C_* */
+};
 
 struct bench_mig {
 	struct bench_vf *bv;
 	const struct bench_req *req;
 	struct bench_result *res;
-	struct bench_area area;
-	void __iomem *bar;
-	struct compsc_area_ctl *ctl;
-	struct compsc_stream_view view;
+	struct compsc_host_area area;
+	struct compsc_host_dev dev;
+	struct compsc_host_kenv kenv;
+	struct bench_side src, dst;
+	int err;		/* first failure; the source then keeps its VF */
 	u64 t_acquired;
-	bool reset_started;	/* the source's device state is gone */
-	bool has_pf;		/* the PF exported pf_state */
+	struct compsc_stream_view view;
 	struct compsc_pf_vf_state pf_state;
-	u32 qsaved[COMPSC_82576VF_NR_QCTL];
-	struct compsc_host_lists lists;	/* checked copies */
-	struct compsc_rec_reg rec_regs[COMPSC_MAX_REGS];
-	struct compsc_rec_counter rec_ctrs[COMPSC_MAX_COUNTERS];
+	struct compsc_host_save save;
 };
 
-/* ---- the writer's environment ---------------------------------------- */
-
-static u64 bench_now_ns(void *ctx)
+static __printf(3, 4) int bench_fail(struct bench_mig *m, int err,
+				     const char *fmt, ...)
 {
-	return ktime_get_ns();
+	va_list ap;
+
+	if (m->err)
+		return m->err;
+	va_start(ap, fmt);
+	vsnprintf(m->res->msg, sizeof(m->res->msg), fmt, ap);
+	va_end(ap);
+	m->err = err;
+	return err;
 }
 
-static void bench_relax(void *ctx)
+/* ---- source actions ------------------------------------------------------ */
+
+static void bench_take(struct bench_mig *m)
 {
-	usleep_range(10, 50);
-}
-
-static void bench_fence_ipi(void *info)
-{
-	smp_mb();	/* orders this CPU's earlier slot stores */
-}
-
-/* An IPI to every CPU: each one's earlier reader-slot stores are visible. */
-static void bench_fence_readers(void *ctx)
-{
-	struct bench_mig *m = ctx;
-	u64 t = ktime_get_ns();
-
-	on_each_cpu(bench_fence_ipi, NULL, 1);
-	m->res->fence_ns += ktime_get_ns() - t;
-}
-
-/* ---- area lists ------------------------------------------------------- */
-
-static void *bench_sec(struct bench_mig *m, __le32 off)
-{
-	return (u8 *)m->area.va + le32_to_cpu(off);
-}
-
-/* Copy and check the register and counter lists against the 82576 policy. */
-static int bench_lists(struct bench_mig *m)
-{
-	const struct compsc_policy *p = &compsc_82576vf_policy;
-	struct bench_area *a = &m->area;
-	u32 bad = 0;
-	int n;
-
-	n = compsc_host_lists_get(a->va, a->size, &a->hdr, p, &m->lists, &bad);
-	if (n)
-		goto refused;
-	m->res->nr_regs = m->lists.nr_regs;
-	m->res->nr_counters = m->lists.nr_ctrs;
-	return 0;
-refused:
-	snprintf(m->res->msg, sizeof(m->res->msg),
-		 "register list refused (entry %d): %s",
-		 bad == U32_MAX ? -1 : (int)bad, compsc_strerror(n));
-	return compsc_errno(n);
-}
-
-/* ---- source side ------------------------------------------------------ */
-
-static int bench_take(struct bench_mig *m)
-{
-	const struct compsc_env env = {
-		.ctx = m,
-		.now_ns = bench_now_ns,
-		.relax = bench_relax,
-		.fence_readers = bench_fence_readers,
-	};
-	struct compsc_area_hdr *h = &m->area.hdr;
 	u64 t = ktime_get_ns();
 	int err;
 
-	m->ctl = bench_sec(m, h->ctl_off);
-	err = compsc_writer_acquire(m->ctl, bench_sec(m, h->slots_off),
-				    le16_to_cpu(h->nr_slots), &env,
-				    (u64)m->req->timeout_ms * NSEC_PER_MSEC);
+	err = compsc_host_take(&m->area, &m->dev,
+			       (u64)m->req->timeout_ms * NSEC_PER_MSEC);
 	m->t_acquired = ktime_get_ns();
 	m->res->wait_ns = m->t_acquired - t;
+	m->res->fence_ns = m->kenv.fence_ns;
 	if (err) {
-		snprintf(m->res->msg, sizeof(m->res->msg),
-			 "cannot take the device: %s", compsc_strerror(err));
-		return compsc_errno(err);
+		bench_fail(m, compsc_errno(err), "cannot take the device: %s",
+			   compsc_strerror(err));
+		return;
 	}
-	return 0;
-}
-
-/* Registers (queues stopped first, so heads stay put) and counters. */
-static void bench_read_state(struct bench_mig *m)
-{
-	const struct compsc_host_override qctl = {
-		.offset = compsc_82576vf_qctl,
-		.value = m->qsaved,
-		.nr = COMPSC_82576VF_NR_QCTL,
-	};
-
-	bench_queues_stop(m->bar, m->qsaved);
-	compsc_host_read_state(m->area.va, &m->area.hdr, &m->lists, m->bar,
-			       &qctl, m->rec_regs, m->rec_ctrs);
+	m->src.ctx |= COMPSC_MIG_C_HELD;
 }
 
 /*
- * The replay log packed for the stream: *@len is 0 when the driver never
- * formatted one. On success the caller kvfree()s *@buf.
+ * The source PF's section; pf_import=unfit spoils it into a state no 82576
+ * PF can take (32 VLAN filters for a 31-entry VLVF): still a valid record,
+ * so the destination's check must be what refuses it.
  */
-static int bench_replay_pack(struct bench_mig *m, u8 **buf, u32 *len)
+static int bench_save_pf(struct bench_mig *m)
 {
-	u32 room = le32_to_cpu(m->area.hdr.replay_len);
-	int ret;
+	struct compsc_pf_vf_state *st = &m->pf_state;
+	int ret = compsc_host_pf_export(m->bv->pdev, st);
+	u16 i;
 
-	*len = 0;
-	*buf = kvmalloc(2 * (size_t)room + 1, GFP_KERNEL);
-	if (!*buf)
-		return -ENOMEM;
-	ret = compsc_host_pack_replay(m->area.va, &m->area.hdr, *buf,
-				      *buf + room);
-	if (ret < 0) {
-		kvfree(*buf);
-		snprintf(m->res->msg, sizeof(m->res->msg),
-			 "replay log refused: %s", compsc_strerror(ret));
-		return compsc_errno(ret);
-	}
-	*len = ret;
+	if (ret <= 0)
+		return ret;
+	m->save.pf = st;
+	m->res->pf_bytes = sizeof(struct compsc_rec_hdr) + sizeof(*st);
+	if (m->req->pf_import != BENCH_PF_UNFIT)
+		return 0;
+	for (i = 0; i < COMPSC_PF_MAX_VLANS; i++)
+		st->vlans[i] = cpu_to_le16(BENCH_UNFIT_VLAN0 + i);
+	st->nr_vlans = cpu_to_le16(COMPSC_PF_MAX_VLANS);
 	return 0;
 }
 
-static void bench_ident(struct pci_dev *pdev, struct compsc_ident *id)
+/* STOP -> STOP_COPY with the device held: the stream, into bv->stream. */
+static void bench_save(struct bench_mig *m)
 {
-	id->vendor = pdev->vendor;
-	id->device = pdev->device;
-	id->subsys_vendor = pdev->subsystem_vendor;
-	id->subsys_device = pdev->subsystem_device;
-}
-
-static int bench_build_stream(struct bench_mig *m)
-{
-	const u16 mand = COMPSC_REC_F_MANDATORY;
+	u32 room = le32_to_cpu(m->area.hdr.replay_len);
 	struct bench_vf *bv = m->bv;
-	struct compsc_stream_writer w;
 	struct compsc_ident id;
-	u32 rlen;
-	u8 *drv;
 	int ret;
 
-	ret = bench_replay_pack(m, &drv, &rlen);
-	if (ret)
-		return ret;
-	bench_ident(bv->pdev, &id);
-	bv->stream_len = 0;
-	compsc_stream_begin(&w, bv->stream, BENCH_STREAM_MAX, &id);
-	if (m->lists.nr_regs)
-		compsc_stream_add(&w, COMPSC_REC_REGS, mand, m->rec_regs,
-				  m->lists.nr_regs * sizeof(m->rec_regs[0]));
-	if (m->lists.nr_ctrs)
-		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, m->rec_ctrs,
-				  m->lists.nr_ctrs * sizeof(m->rec_ctrs[0]));
-	if (rlen)
-		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand, drv, rlen);
-	if (m->has_pf)
-		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, &m->pf_state,
-				  sizeof(m->pf_state));
-	ret = compsc_stream_end(&w);	/* reports the first error */
-	kvfree(drv);
+	ret = bench_save_pf(m);
+	if (ret) {
+		bench_fail(m, ret, "PF cannot export the VF's state: %d", ret);
+		return;
+	}
+	m->save.replay = kvmalloc(2 * (size_t)room + 1, GFP_KERNEL);
+	if (!m->save.replay) {
+		bench_fail(m, -ENOMEM, "out of memory");
+		return;
+	}
+	compsc_host_ident(bv->pdev, &id);
+	ret = compsc_host_save(&m->area, &m->dev, &id, &m->save, bv->stream,
+			       BENCH_STREAM_MAX);
+	kvfree(m->save.replay);
+	m->save.replay = NULL;
 	if (ret < 0) {
-		snprintf(m->res->msg, sizeof(m->res->msg),
-			 "cannot build the stream: %s", compsc_strerror(ret));
-		return compsc_errno(ret);
+		bench_fail(m, compsc_errno(ret), "cannot save the device: %s",
+			   compsc_strerror(ret));
+		return;
 	}
 	bv->stream_len = ret;
 	m->res->state_bytes = ret;
-	m->res->driver_bytes = rlen;
-	return 0;
-}
-
-/* ---- destination side ------------------------------------------------- */
-
-/*
- * Parse the stream strictly, as the destination host would receive it, and
- * match it against the area, all before the source's device is reset.
- */
-static int bench_parse_stream(struct bench_mig *m)
-{
-	struct bench_vf *bv = m->bv;
-	struct compsc_ident id;
-	int err;
-
-	bench_ident(bv->pdev, &id);
-	err = compsc_stream_parse(bv->stream, bv->stream_len, &id,
-				  BENCH_STREAM_MAX, &m->view);
-	if (err) {
-		snprintf(m->res->msg, sizeof(m->res->msg),
-			 "destination refused the stream at byte %u: %s",
-			 m->view.err_offset, compsc_strerror(err));
-		return compsc_errno(err);
-	}
-	if (!compsc_host_matches(&m->lists, &m->view)) {
-		snprintf(m->res->msg, sizeof(m->res->msg),
-			 "stream does not match the area's lists");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* ---- the PF section --------------------------------------------------- */
-
-/* Source PF: what it holds for the VF; pf_import=unfit spoils it here. */
-static int bench_save_pf(struct bench_mig *m)
-{
-	int ret = bench_pf_export(m->bv->pdev, &m->pf_state, m->res);
-
-	if (ret < 0)
-		return ret;
-	m->has_pf = ret;
-	if (m->has_pf && m->req->pf_import == BENCH_PF_UNFIT)
-		bench_pf_make_unfit(&m->pf_state);
-	return 0;
-}
-
-/* Destination PF: check (@apply false, before the reset) or import. */
-static int bench_load_pf(struct bench_mig *m, bool apply)
-{
-	const struct compsc_stream_rec *r = &m->view.rec[COMPSC_REC_PF_VF];
-
-	if (!r->data)
-		return 0;
-	if (m->req->pf_import == BENCH_PF_SKIP) {
-		m->res->pf_import = "skipped";
-		return 0;
-	}
-	return bench_pf_apply(m->bv->pdev, r, apply, m->res);
-}
-
-/* The destination PF now holds the VF's whole PF-side state. */
-static bool bench_pf_imported(struct bench_mig *m)
-{
-	return m->view.rec[COMPSC_REC_PF_VF].data &&
-	       m->req->pf_import != BENCH_PF_SKIP;
-}
-
-/* ---- the whole migration ---------------------------------------------- */
-
-/* Save the device into a stream the destination accepts; device stays put. */
-static int bench_save(struct bench_mig *m)
-{
-	int err;
-
-	/*
-	 * Held, so the guest cannot be restoring now. A device it never
-	 * restored holds no guest state: saving it would hand the next
-	 * destination a reset device as if it were the guest's. Refuse; the
-	 * guest keeps the device and restores as usual.
-	 */
-	if (!compsc_writer_device_restored(m->area.va, m->ctl)) {
-		snprintf(m->res->msg, sizeof(m->res->msg),
-			 "guest has not restored the last migration yet");
-		return -EAGAIN;
-	}
-	m->bar = bench_bar_map(m->bv->pdev);
-	if (!m->bar) {
-		snprintf(m->res->msg, sizeof(m->res->msg), "cannot map BAR0");
-		return -ENOMEM;
-	}
-	bench_read_state(m);
-	err = bench_save_pf(m);
-	if (!err)
-		err = bench_build_stream(m);
-	if (!err)
-		err = bench_parse_stream(m);
-	if (!err)
-		err = bench_load_pf(m, false);
-	return err;
+	m->res->driver_bytes = m->save.driver_bytes;
 }
 
 /* The device stays taken for at least blackout_ms. */
@@ -317,86 +152,220 @@ static void bench_blackout(struct bench_mig *m)
 		fsleep(div_u64(until - now, NSEC_PER_USEC));
 }
 
-/* Make the VF fresh, hand it the saved state, release with a version bump. */
-static int bench_finish(struct bench_mig *m)
+/* Back to RUNNING without a bump: the source keeps its device. */
+static void bench_abort(struct bench_mig *m)
+{
+	bench_blackout(m);
+	compsc_host_giveback(&m->area, &m->dev,
+			     m->err ? -COMPSC_ESTATE : 0);
+	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
+	m->res->aborted = true;
+	m->src.ctx &= ~COMPSC_MIG_C_HELD;
+	bench_kick_guest(m->bv->pdev);
+}
+
+/* ---- destination actions ---------------------------------------------------- */
+
+/* What the destination does with the PF section (@apply: import it). */
+static int bench_load_pf(struct bench_mig *m, bool apply)
+{
+	const struct compsc_stream_rec *r = &m->view.rec[COMPSC_REC_PF_VF];
+	int err;
+
+	if (!r->data)
+		return 0;
+	if (m->req->pf_import == BENCH_PF_SKIP) {
+		m->res->pf_import = "skipped";
+		return 0;
+	}
+	err = compsc_host_pf_apply(m->bv->pdev, r, apply);
+	m->res->pf_import = err ? "refused" : apply ? "done" : "checked";
+	if (err)
+		bench_fail(m, err, "destination PF refused the VF's state (%s): %d",
+			   apply ? "import" : "check", err);
+	return err;
+}
+
+/*
+ * RESUMING -> STOP: the stream as the destination host receives it, parsed
+ * strictly and matched against the area, and the destination PF asked
+ * whether the PF section fits, all before the source's VF is reset.
+ */
+static void bench_load_end(struct bench_mig *m)
+{
+	struct compsc_ident id;
+	int err;
+
+	compsc_host_ident(m->bv->pdev, &id);
+	err = compsc_host_load(&m->area, m->bv->stream, m->bv->stream_len, &id,
+			       &m->view);
+	if (err == -COMPSC_EMISMATCH) {
+		bench_fail(m, -EINVAL, "stream does not match the area's lists");
+		return;
+	}
+	if (err) {
+		bench_fail(m, compsc_errno(err),
+			   "destination refused the stream at byte %u: %s",
+			   m->view.err_offset, compsc_strerror(err));
+		return;
+	}
+	if (!bench_load_pf(m, false))
+		m->dst.ctx |= COMPSC_MIG_C_LOADED;
+}
+
+/* The PF section is in the destination PF now (not skipped). */
+static bool bench_pf_imported(struct bench_mig *m)
+{
+	return m->view.rec[COMPSC_REC_PF_VF].data &&
+	       m->req->pf_import != BENCH_PF_SKIP;
+}
+
+/*
+ * RUNNING_P2P -> RUNNING with a loaded stream: the PF section imported
+ * (after the PF handled the reset: it drops the VF's filters then), the
+ * saved state into the area, the hand-over, release with a bump. The
+ * replay log needs no copy: in the bench the guest's memory, log
+ * included, is already where it belongs.
+ */
+static void bench_give(struct bench_mig *m)
+{
+	struct compsc_area_ctl *ctl = compsc_host_ctl(&m->area);
+
+	if (bench_load_pf(m, true))
+		return;
+	compsc_host_give(&m->area, &m->view, true);
+	m->res->host_config = compsc_host_vf_handover(m->bv->pdev,
+						      bench_pf_imported(m),
+						      m->area.gpa,
+						      m->area.size, ctl);
+	bench_blackout(m);
+	compsc_writer_release(ctl);
+	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
+	/* the source's hold ended with the destination's release */
+	m->src.ctx &= ~COMPSC_MIG_C_HELD;
+	m->dst.ctx &= ~COMPSC_MIG_C_LOADED;
+	bench_kick_guest(m->bv->pdev);
+}
+
+/* ---- the arcs ------------------------------------------------------------------ */
+
+/* Carry out @actions (COMPSC_MIG_A_*) for side @s, in their documented order. */
+static void bench_do(struct bench_mig *m, struct bench_side *s, u32 actions)
+{
+	if (actions & COMPSC_MIG_A_TAKE)
+		bench_take(m);
+	if (actions & COMPSC_MIG_A_SAVE)
+		bench_save(m);
+	/* SAVE_FAIL: nothing held; the take already said why */
+	if (actions & COMPSC_MIG_A_ABORT)
+		bench_abort(m);
+	if (actions & COMPSC_MIG_A_LOAD_END)
+		bench_load_end(m);
+	if (actions & COMPSC_MIG_A_GIVE)
+		bench_give(m);
+}
+
+/* One arc of side @s; a failed load or give leaves it in ERROR. */
+static void bench_arc(struct bench_mig *m, struct bench_side *s, u32 to)
+{
+	int err_before = m->err;
+	u32 actions = 0;
+
+	if (WARN_ON(compsc_mig_arc(s->state, to, s->ctx, &actions)))
+		return;
+	bench_do(m, s, actions);
+	if (m->err && !err_before &&
+	    (actions & (COMPSC_MIG_A_LOAD_END | COMPSC_MIG_A_GIVE)))
+		to = COMPSC_MIG_ERROR;
+	s->state = to;
+}
+
+/* Walk side @s through @path (a list of states ending in -1). */
+static void bench_walk(struct bench_mig *m, struct bench_side *s,
+		       const int *path)
+{
+	for (; *path >= 0 && s->state != COMPSC_MIG_ERROR; path++)
+		if (s->state != (u32)*path)
+			bench_arc(m, s, *path);
+}
+
+static const int bench_src_save[] = {
+	COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_STOP, COMPSC_MIG_STOP_COPY, -1
+};
+static const int bench_src_done[] = { COMPSC_MIG_STOP, -1 };
+static const int bench_src_resume[] = {
+	COMPSC_MIG_STOP, COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING, -1
+};
+static const int bench_dst_load[] = {
+	COMPSC_MIG_RESUMING, COMPSC_MIG_STOP, -1
+};
+static const int bench_dst_run[] = {
+	COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING, -1
+};
+
+/* The source's VF becomes the destination's fresh device. */
+static void bench_reset_vf(struct bench_mig *m)
 {
 	u64 t = ktime_get_ns();
 	int err;
 
-	m->reset_started = true;
+	m->dev.stopped = false;	/* nothing left to restart after this */
 	err = bench_reset(m->bv->pdev, m->req->reset, m->res);
 	m->res->reset_ns = ktime_get_ns() - t;
-	if (err)
-		return err;
-	/* after the PF handled the FLR (it drops the VF's filters then) */
-	err = bench_load_pf(m, true);
-	if (err)
-		return err;
-	/*
-	 * The replay log needs no copy: in the bench the guest's memory, log
-	 * included, is already where it belongs.
-	 */
-	compsc_host_apply(m->area.va, &m->area.hdr, &m->lists, &m->view);
-	m->res->host_config = compsc_host_vf_handover(m->bv->pdev,
-						      bench_pf_imported(m),
-						      m->area.gpa,
-						      m->area.size, m->ctl);
-	bench_blackout(m);
-	WRITE_ONCE(m->ctl->host_status, 0);
-	compsc_writer_release(m->ctl);
-	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
-	bench_kick_guest(m->bv->pdev);
-	return 0;
+	if (err && !m->err)
+		m->err = err;
 }
 
-/*
- * Failure after the take, or abort=1: the source keeps its device, queues
- * running again. After a failed reset there is nothing left to restart; the
- * driver sees no new version and finds out on its own.
- */
-static void bench_giveback(struct bench_mig *m, int err)
+static void bench_arcs(struct bench_mig *m)
 {
-	if (m->bar && !m->reset_started)
-		bench_queues_restart(m->bar, m->qsaved);
-	bench_blackout(m);
-	WRITE_ONCE(m->ctl->host_status,
-		   cpu_to_le32(err ? (u32)-COMPSC_ESTATE : 0));
-	compsc_writer_abort(m->ctl);
-	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
-	m->res->aborted = true;
-	bench_kick_guest(m->bv->pdev);
+	m->src.state = COMPSC_MIG_RUNNING;
+	m->src.ctx = COMPSC_MIG_C_AREA;
+	m->dst.state = COMPSC_MIG_STOP;
+	m->dst.ctx = COMPSC_MIG_C_AREA;
+	bench_walk(m, &m->src, bench_src_save);
+	if (!m->err && !m->req->abort)
+		bench_walk(m, &m->dst, bench_dst_load);
+	if (!m->err && !m->req->abort) {
+		bench_walk(m, &m->src, bench_src_done);
+		bench_reset_vf(m);
+	}
+	if (!m->err && !m->req->abort)
+		bench_walk(m, &m->dst, bench_dst_run);
+	if (m->err || m->req->abort)	/* the source keeps its device */
+		bench_walk(m, &m->src, bench_src_resume);
 }
+
+/* ---- the whole migration --------------------------------------------------------- */
 
 static int bench_run(struct bench_mig *m)
 {
+	struct pci_dev *pdev = m->bv->pdev;
 	int err;
 
-	err = bench_pf_forget_check(m->bv->pdev, m->req->reset);
-	if (err) {
+	if (m->req->reset == BENCH_RESET_PF && compsc_host_pf_forget(pdev, true)) {
 		snprintf(m->res->msg, sizeof(m->res->msg),
 			 "PF driver cannot reset the VF's state");
-		return err;
+		return -EOPNOTSUPP;
 	}
-	err = bench_area_map(m->bv->pdev, &m->area, m->res);
+	err = bench_area_map(pdev, &m->area, m->res);
 	if (err)
 		return err;
-	err = bench_lists(m);
-	if (!err)
-		err = bench_take(m);
-	if (err)
-		goto out;
-	err = bench_save(m);
-	if (err || m->req->abort) {
-		bench_giveback(m, err);
+	m->res->nr_regs = m->area.lists.nr_regs;
+	m->res->nr_counters = m->area.lists.nr_ctrs;
+	compsc_host_kenv_init(&m->kenv);
+	m->dev.dm = &compsc_82576vf_model;
+	m->dev.env = &m->kenv.env;
+	m->dev.bar = compsc_host_bar_map(pdev, m->dev.dm);
+	if (!m->dev.bar) {
+		snprintf(m->res->msg, sizeof(m->res->msg), "cannot map BAR0");
+		err = -ENOMEM;
 		goto out;
 	}
-	err = bench_finish(m);
-	if (err)
-		bench_giveback(m, err);
+	bench_arcs(m);
+	err = m->err;
+	m->res->version = le64_to_cpu(READ_ONCE(compsc_host_ctl(&m->area)->version));
+	pci_iounmap(pdev, m->dev.bar);
 out:
-	if (m->ctl)
-		m->res->version = le64_to_cpu(READ_ONCE(m->ctl->version));
-	bench_bar_unmap(m->bv->pdev, m->bar);
 	bench_area_unmap(&m->area);
 	return err;
 }
@@ -422,7 +391,8 @@ int bench_migrate(struct bench_vf *bv, const struct bench_req *req)
 	bv->result.pf_forget = "no";
 	bv->result.pf_vflr = "no";
 	bv->result.pf_import = "no";
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	bv->stream_len = 0;
+	m = kvzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m) {
 		bv->result.err = -ENOMEM;
 		return -ENOMEM;
@@ -433,7 +403,7 @@ int bench_migrate(struct bench_vf *bv, const struct bench_req *req)
 	device_lock(&bv->pdev->dev);
 	err = bench_run(m);
 	device_unlock(&bv->pdev->dev);
-	kfree(m);
+	kvfree(m);
 	bv->result.err = err;
 	bv->nr_migrations++;
 	return err;

@@ -9,17 +9,16 @@
 #include <linux/iommu.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <compsc/dev_82576vf.h>
 #include "compsc_vfio.h"
 
 static dma_addr_t cvf_area_iova(const struct cvf_area *a)
 {
-	return a->gpa & PAGE_MASK;
+	return a->h.gpa & PAGE_MASK;
 }
 
 static int cvf_area_pin(struct cvf_dev *cvf, struct cvf_area *a)
 {
-	int n = DIV_ROUND_UP(offset_in_page(a->gpa) + a->size, PAGE_SIZE);
+	int n = DIV_ROUND_UP(offset_in_page(a->h.gpa) + a->h.size, PAGE_SIZE);
 	int ret;
 
 	ret = vfio_pin_pages(&cvf->core.vdev, cvf_area_iova(a), n,
@@ -37,29 +36,21 @@ static int cvf_area_pin(struct cvf_dev *cvf, struct cvf_area *a)
 		a->npage = 0;
 		return -ENOMEM;
 	}
-	a->va = a->map + offset_in_page(a->gpa);
+	a->h.va = a->map + offset_in_page(a->h.gpa);
 	return 0;
 }
 
-/* Header on a copy, then the lists snapshot against the 82576 policy. */
+/* Header on a copy, then the lists snapshot against the VF model's policy. */
 static int cvf_area_validate(struct cvf_dev *cvf, struct cvf_area *a)
 {
-	const struct compsc_policy *p = &compsc_82576vf_policy;
-	u32 bad = U32_MAX;
-	int n;
+	u32 bad;
+	int err;
 
-	memcpy(&a->hdr, a->va, sizeof(a->hdr));
-	n = compsc_area_check(&a->hdr, a->size);
-	if (n)
-		goto refused;
-	n = compsc_host_lists_get(a->va, a->size, &a->hdr, p, &a->lists, &bad);
-	if (n)
-		goto refused;
-	return 0;
-refused:
-	dev_warn(&cvf_pdev(cvf)->dev, "guest area refused (entry %d): %s\n",
-		 bad == U32_MAX ? -1 : (int)bad, compsc_strerror(n));
-	return compsc_errno(n);
+	err = compsc_host_area_check(&a->h, cvf->dev.dm->policy, &bad);
+	if (err)
+		dev_warn(&cvf_pdev(cvf)->dev, "guest area refused (entry %d): %s\n",
+			 bad == U32_MAX ? -1 : (int)bad, compsc_strerror(err));
+	return compsc_errno(err);
 }
 
 /**
@@ -84,8 +75,8 @@ struct cvf_area *cvf_area_get(struct cvf_dev *cvf, u64 gpa, u32 size)
 	a = kvzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return ERR_PTR(-ENOMEM);
-	a->gpa = gpa;
-	a->size = size;
+	a->h.gpa = gpa;
+	a->h.size = size;
 	err = cvf_area_pin(cvf, a);
 	if (err) {
 		dev_warn(&cvf_pdev(cvf)->dev,
@@ -114,12 +105,6 @@ void cvf_area_put(struct cvf_dev *cvf, struct cvf_area *a)
 		vfio_unpin_pages(&cvf->core.vdev, cvf_area_iova(a), a->npage);
 	}
 	kvfree(a);
-}
-
-/* A section of a checked area (offsets come from the checked header copy). */
-void *cvf_area_sec(struct cvf_area *a, __le32 off)
-{
-	return (u8 *)a->va + le32_to_cpu(off);
 }
 
 bool cvf_area_overlaps(struct cvf_area *a, u64 iova, u64 len)

@@ -39,25 +39,14 @@ struct cvf_env {
 
 static_assert(sizeof(struct cvf_env) == 32);
 
-#define CVF_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
-			 6 * sizeof(struct compsc_rec_hdr) + \
-			 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
-			 COMPSC_MAX_COUNTERS * sizeof(struct compsc_rec_counter) + \
-			 COMPSC_82576VF_NR_STATS * sizeof(struct compsc_rec_counter) + \
-			 sizeof(struct compsc_pf_vf_state) + \
-			 COMPSC_AREA_MAX_SIZE + sizeof(struct compsc_rec_end) + 64)
-#define CVF_DATA_MAX	(sizeof(struct cvf_env) + CVF_STREAM_MAX)
+#define CVF_DATA_MAX	(sizeof(struct cvf_env) + COMPSC_HOST_STREAM_MAX)
 
 /* The guest's area, pinned and mapped for one migration. */
 struct cvf_area {
-	u64 gpa;
-	u32 size;
+	struct compsc_host_area h;	/* h.va: the area inside the mapping */
 	int npage;		/* pinned pages; 0 when not mapped */
 	struct page *pages[CVF_AREA_PAGES];
 	void *map;		/* vmap of the pages */
-	void *va;		/* the area inside the mapping */
-	struct compsc_area_hdr hdr;	/* checked host copy of the header */
-	struct compsc_host_lists lists;	/* checked copies */
 };
 
 /* A save or load file handed to QEMU. */
@@ -83,8 +72,8 @@ struct cvf_dev {
 	struct cvf_file *save;
 	struct cvf_file *load;
 	struct cvf_area *area;	/* source: taken; destination: loaded */
-	void __iomem *bar;
-	u32 qsaved[4];		/* queue controls before the take */
+	struct compsc_host_dev dev;	/* the VF as the host side uses it */
+	struct compsc_host_kenv kenv;	/* dev.env, set at the take */
 	size_t data_len;	/* last saved data, for MIG_DATA_SIZE */
 	u8 *loaded;		/* destination: a checked envelope + stream */
 	size_t loaded_len;
@@ -143,15 +132,9 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len);
 int cvf_give(struct cvf_dev *cvf);
 size_t cvf_data_size(struct cvf_dev *cvf);
 
-/* pf.c */
-int cvf_pf_export(struct pci_dev *pdev, struct compsc_pf_vf_state *st);
-int cvf_pf_apply(struct pci_dev *pdev, const struct compsc_stream_rec *rec,
-		 bool apply);
-
 /* area.c */
 struct cvf_area *cvf_area_get(struct cvf_dev *cvf, u64 gpa, u32 size);
 void cvf_area_put(struct cvf_dev *cvf, struct cvf_area *a);
-void *cvf_area_sec(struct cvf_area *a, __le32 off);
 bool cvf_area_overlaps(struct cvf_area *a, u64 iova, u64 len);
 
 /* stats.c */
@@ -167,10 +150,6 @@ int cvf_mmap(struct vfio_device *vdev, struct vm_area_struct *vma);
 /* dev.c */
 void __iomem *cvf_bar_map(struct cvf_dev *cvf);
 void cvf_bar_unmap(struct cvf_dev *cvf);
-void cvf_queues_stop(void __iomem *bar, u32 *saved);
-void cvf_queues_restart(void __iomem *bar, const u32 *saved);
-void cvf_kick(void __iomem *bar, bool unmask);
-u32 cvf_ring_spans(void __iomem *bar, u64 *base, u64 *len, u32 max);
 
 /* dirty.c */
 extern const struct vfio_log_ops cvf_log_ops;

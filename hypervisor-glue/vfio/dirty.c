@@ -98,22 +98,19 @@ static void cvf_area_dirty_flag(struct cvf_dev *cvf, bool on)
 	struct compsc_area_hdr hdr;
 	struct compsc_area_ctl ctl;
 	u64 gpa, at;
-	u32 size, flags;
+	u32 size;
 
 	if (cvf_area_hdr(cvf, &hdr, &gpa, &size))
 		return;
 	at = gpa + le32_to_cpu(hdr.ctl_off);
 	if (vfio_dma_rw(&cvf->core.vdev, at, &ctl, sizeof(ctl), false))
 		return;
-	flags = le32_to_cpu(ctl.flags) & ~COMPSC_F_DIRTY_LOG;
-	if (on) {
-		flags |= COMPSC_F_DIRTY_LOG;
-		ctl.dirty_gen = cpu_to_le64(le64_to_cpu(ctl.dirty_gen) + 1);
+	compsc_host_dirty_round(&ctl, on);
+	/* field by field, in the rule's order: dirty_gen before flags */
+	if (on)
 		vfio_dma_rw(&cvf->core.vdev,
 			    at + offsetof(struct compsc_area_ctl, dirty_gen),
 			    &ctl.dirty_gen, sizeof(ctl.dirty_gen), true);
-	}
-	ctl.flags = cpu_to_le32(flags);
 	vfio_dma_rw(&cvf->core.vdev, at + offsetof(struct compsc_area_ctl, flags),
 		    &ctl.flags, sizeof(ctl.flags), true);
 }
@@ -174,7 +171,6 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 	u64 base[CVF_MAX_RINGS], len[CVF_MAX_RINGS], gpa;
 	struct compsc_area_hdr hdr;
-	void __iomem *bar;
 	u32 i, n, size;
 	int err = 0;
 
@@ -186,8 +182,8 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	cvf->log_reads++;
 	if (!cvf_area_hdr(cvf, &hdr, &gpa, &size))
 		cvf_mark(cvf, dirty, iova, length, gpa, size);
-	bar = cvf_bar_map(cvf);
-	n = bar ? cvf_ring_spans(bar, base, len, CVF_MAX_RINGS) : 0;
+	n = cvf_bar_map(cvf) ?
+	    compsc_host_ring_spans(&cvf->dev, base, len, CVF_MAX_RINGS) : 0;
 	for (i = 0; i < n; i++)
 		cvf_mark(cvf, dirty, iova, length, base[i], len[i]);
 out:

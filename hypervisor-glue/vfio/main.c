@@ -70,6 +70,7 @@ int cvf_init_dev(struct vfio_device *vdev)
 	mutex_init(&cvf->state_mutex);
 	spin_lock_init(&cvf->reset_lock);
 	spin_lock_init(&cvf->stat_lock);
+	cvf->dev.dm = &compsc_82576vf_model;
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P |
 				VFIO_MIGRATION_PRE_COPY;

@@ -5,81 +5,30 @@
  * what a destination received, hand it over (saved values into the area,
  * version bump, release, interrupt), or give it back without a bump.
  */
-#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
-#include <linux/smp.h>
 #include <compsc/dev_82576vf.h>
 #include <compsc/kernel.h>
 #include <compsc/migstate.h>
 #include "compsc_vfio.h"
 
-/* ---- the writer's environment ------------------------------------------ */
-
-static u64 cvf_now_ns(void *ctx)
-{
-	return ktime_get_ns();
-}
-
-static void cvf_relax(void *ctx)
-{
-	usleep_range(20, 100);
-}
-
-static void cvf_fence_ipi(void *info)
-{
-	smp_mb();	/* this CPU's earlier stores, a guest vCPU's included */
-}
-
-/*
- * The guest's readers are vCPU threads of QEMU on this host's CPUs: an IPI
- * to every CPU is a full barrier on each, so every reader's slot store is
- * visible or the reader will see HELD.
- */
-static void cvf_fence_readers(void *ctx)
-{
-	on_each_cpu(cvf_fence_ipi, NULL, 1);
-}
-
-static const struct compsc_env cvf_env_ops = {
-	.now_ns = cvf_now_ns,
-	.relax = cvf_relax,
-	.fence_readers = cvf_fence_readers,
-};
-
-static void cvf_ident(struct pci_dev *pdev, struct compsc_ident *id)
-{
-	id->vendor = pdev->vendor;
-	id->device = pdev->device;
-	id->subsys_vendor = pdev->subsystem_vendor;
-	id->subsys_device = pdev->subsystem_device;
-}
-
 /* ---- source: take and give back ---------------------------------------- */
 
-/* Acquire the write side (bounded) on the checked area @a, then stop queues. */
+/* The write side (bounded) on the checked area @a, then the queues stopped. */
 static int __cvf_take(struct cvf_dev *cvf, struct cvf_area *a)
 {
-	struct compsc_area_ctl *ctl = cvf_area_sec(a, a->hdr.ctl_off);
 	int err;
 
-	err = compsc_writer_acquire(ctl, cvf_area_sec(a, a->hdr.slots_off),
-				    le16_to_cpu(a->hdr.nr_slots), &cvf_env_ops,
-				    (u64)cvf_take_timeout_ms * NSEC_PER_MSEC);
+	compsc_host_kenv_init(&cvf->kenv);
+	cvf->dev.env = &cvf->kenv.env;
+	err = compsc_host_take(&a->h, &cvf->dev,
+			       (u64)cvf_take_timeout_ms * NSEC_PER_MSEC);
 	if (err) {
 		dev_warn(&cvf_pdev(cvf)->dev, "cannot take the device: %s\n",
 			 compsc_strerror(err));
 		return compsc_errno(err);
 	}
-	/* never saved as the guest's: a device it did not restore yet */
-	if (!compsc_writer_device_restored(a->va, ctl)) {
-		compsc_writer_abort(ctl);
-		dev_warn(&cvf_pdev(cvf)->dev,
-			 "guest has not restored the last migration yet\n");
-		return -EAGAIN;
-	}
-	cvf_queues_stop(cvf->bar, cvf->qsaved);
 	return 0;
 }
 
@@ -127,101 +76,68 @@ out_put:
  */
 void cvf_giveback(struct cvf_dev *cvf)
 {
-	struct cvf_area *a = cvf->area;
-	struct compsc_area_ctl *ctl = cvf_area_sec(a, a->hdr.ctl_off);
-
-	cvf_queues_restart(cvf->bar, cvf->qsaved);
-	WRITE_ONCE(ctl->host_status, 0);
-	compsc_writer_abort(ctl);
-	cvf_kick(cvf->bar, false);
+	compsc_host_giveback(&cvf->area->h, &cvf->dev, 0);
+	compsc_host_kick(&cvf->dev, false);
 	cvf->ctx &= ~COMPSC_MIG_C_HELD;
-	cvf_area_put(cvf, a);
+	cvf_area_put(cvf, cvf->area);
 	cvf->area = NULL;
 	cvf->data_len = 0;
 }
 
 /* ---- source: save -------------------------------------------------------- */
 
+/* What a save needs besides the stream buffer. */
 struct cvf_save {
-	struct compsc_rec_reg regs[COMPSC_MAX_REGS];
-	struct compsc_rec_counter ctrs[COMPSC_MAX_COUNTERS];
+	struct compsc_host_save host;
 	struct compsc_rec_counter stats[COMPSC_82576VF_NR_STATS];
 	struct compsc_pf_vf_state pf;
-	bool has_pf;
-	u8 *drv;		/* packed replay log, drv_len bytes */
-	u32 drv_len;
 };
 
-/* Listed registers (queue controls as before the stop) and counters. */
-static void cvf_read_state(struct cvf_dev *cvf, struct cvf_save *s)
-{
-	const struct compsc_host_override qctl = {
-		.offset = compsc_82576vf_qctl,
-		.value = cvf->qsaved,
-		.nr = COMPSC_82576VF_NR_QCTL,
-	};
-	struct cvf_area *a = cvf->area;
-
-	compsc_host_read_state(a->va, &a->hdr, &a->lists, cvf->bar, &qctl,
-			       s->regs, s->ctrs);
-}
-
-/* The replay log, checked on a copy and packed (0 bytes: none formatted). */
-static int cvf_pack_replay(struct cvf_area *a, struct cvf_save *s)
-{
-	u32 room = le32_to_cpu(a->hdr.replay_len);
-	int ret;
-
-	s->drv = kvmalloc(2 * (size_t)room + 1, GFP_KERNEL);
-	if (!s->drv)
-		return -ENOMEM;
-	ret = compsc_host_pack_replay(a->va, &a->hdr, s->drv, s->drv + room);
-	if (ret < 0)
-		return compsc_errno(ret);
-	s->drv_len = ret;
-	return 0;
-}
-
+/*
+ * The stream (the shared host side builds it) after this driver's
+ * envelope: where the area lives in guest memory, which the destination
+ * host cannot learn otherwise.
+ */
 static int cvf_build(struct cvf_dev *cvf, struct cvf_save *s, u8 *out)
 {
-	const u16 mand = COMPSC_REC_F_MANDATORY;
 	struct cvf_area *a = cvf->area;
 	struct cvf_env *env = (void *)out;
-	struct compsc_stream_writer w;
 	struct compsc_ident id;
 	int len;
 
-	cvf_ident(cvf_pdev(cvf), &id);
-	compsc_stream_begin(&w, out + sizeof(*env), CVF_STREAM_MAX, &id);
-	if (a->lists.nr_regs)
-		compsc_stream_add(&w, COMPSC_REC_REGS, mand, s->regs,
-				  a->lists.nr_regs * sizeof(s->regs[0]));
-	if (a->lists.nr_ctrs)
-		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, s->ctrs,
-				  a->lists.nr_ctrs * sizeof(s->ctrs[0]));
-	if (s->drv_len)
-		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand, s->drv,
-				  s->drv_len);
-	if (s->has_pf)
-		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, &s->pf,
-				  sizeof(s->pf));
-	if (cvf_stats_sent(cvf)) {
-		cvf_stats_save(cvf, s->stats);
-		compsc_stream_add(&w, COMPSC_REC_HOST_COUNTERS, mand, s->stats,
-				  sizeof(s->stats));
-	}
-	len = compsc_stream_end(&w);
+	compsc_host_ident(cvf_pdev(cvf), &id);
+	len = compsc_host_save(&a->h, &cvf->dev, &id, &s->host,
+			       out + sizeof(*env), COMPSC_HOST_STREAM_MAX);
 	if (len < 0)
 		return compsc_errno(len);
 	memset(env, 0, sizeof(*env));
 	env->magic = cpu_to_le32(CVF_ENV_MAGIC);
 	env->version = cpu_to_le16(CVF_ENV_VERSION);
-	env->area_gpa = cpu_to_le64(a->gpa);
-	env->area_size = cpu_to_le32(a->size);
+	env->area_gpa = cpu_to_le64(a->h.gpa);
+	env->area_size = cpu_to_le32(a->h.size);
 	env->stream_len = cpu_to_le32(len);
 	env->crc32c = cpu_to_le32(compsc_crc32c(0, env,
 						offsetof(struct cvf_env, crc32c)));
 	return sizeof(*env) + len;
+}
+
+/* The optional sections: the PF's (if it exports), host counters (if on). */
+static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
+{
+	u32 room = le32_to_cpu(cvf->area->h.hdr.replay_len);
+	int ret;
+
+	ret = compsc_host_pf_export(cvf_pdev(cvf), &s->pf);
+	if (ret < 0)
+		return ret;
+	s->host.pf = ret ? &s->pf : NULL;
+	if (cvf_stats_sent(cvf)) {
+		cvf_stats_save(cvf, s->stats);
+		s->host.stats = s->stats;
+		s->host.nr_stats = COMPSC_82576VF_NR_STATS;
+	}
+	s->host.replay = kvmalloc(2 * (size_t)room + 1, GFP_KERNEL);
+	return s->host.replay ? 0 : -ENOMEM;
 }
 
 /**
@@ -242,12 +158,7 @@ int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	ret = -ENOMEM;
 	if (!s || !*buf)
 		goto out;
-	cvf_read_state(cvf, s);
-	ret = cvf_pf_export(cvf_pdev(cvf), &s->pf);
-	if (ret < 0)
-		goto out;
-	s->has_pf = ret;
-	ret = cvf_pack_replay(cvf->area, s);
+	ret = cvf_save_sections(cvf, s);
 	if (!ret)
 		ret = cvf_build(cvf, s, *buf);
 	if (ret > 0) {
@@ -261,7 +172,7 @@ int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	}
 out:
 	if (s)
-		kvfree(s->drv);
+		kvfree(s->host.replay);
 	kvfree(s);
 	if (ret) {
 		kvfree(*buf);
@@ -274,32 +185,21 @@ out:
 /* What QEMU should expect: exact once saved, else a bound from the area. */
 size_t cvf_data_size(struct cvf_dev *cvf)
 {
-	struct cvf_area *a = cvf->area;
-
 	if (cvf->data_len)
 		return cvf->data_len;
-	if (!a)
-		return sizeof(struct cvf_env) + sizeof(struct compsc_stream_hdr) +
-		       sizeof(struct compsc_rec_hdr) + sizeof(struct compsc_rec_end);
-	return sizeof(struct cvf_env) + sizeof(struct compsc_stream_hdr) +
-	       5 * sizeof(struct compsc_rec_hdr) +
-	       a->lists.nr_regs * sizeof(struct compsc_rec_reg) +
-	       a->lists.nr_ctrs * sizeof(struct compsc_rec_counter) +
-	       sizeof(struct compsc_pf_vf_state) +
-	       le32_to_cpu(a->hdr.replay_len) + sizeof(struct compsc_rec_end) +
-	       (cvf_stats_sent(cvf) ? sizeof(struct compsc_rec_hdr) +
-		COMPSC_82576VF_NR_STATS * sizeof(struct compsc_rec_counter) : 0);
+	return sizeof(struct cvf_env) +
+	       compsc_host_save_bound(cvf->area ? &cvf->area->h : NULL,
+				      cvf_stats_sent(cvf) ?
+				      COMPSC_82576VF_NR_STATS : 0);
 }
 
 /* ---- destination: check and hand over ---------------------------------- */
 
-/* Envelope and stream, strictly. @v points into @buf afterwards. */
-static int cvf_parse(struct cvf_dev *cvf, const u8 *buf, size_t len,
-		     struct compsc_stream_view *v, u64 *gpa, u32 *size)
+/* The envelope, strictly: where the stream says the guest's area is. */
+static int cvf_env_parse(struct cvf_dev *cvf, const u8 *buf, size_t len,
+			 u64 *gpa, u32 *size)
 {
 	const struct cvf_env *env = (const void *)buf;
-	struct compsc_ident id;
-	int err;
 
 	if (len < sizeof(*env) || le32_to_cpu(env->magic) != CVF_ENV_MAGIC ||
 	    le16_to_cpu(env->version) != CVF_ENV_VERSION ||
@@ -309,39 +209,43 @@ static int cvf_parse(struct cvf_dev *cvf, const u8 *buf, size_t len,
 		dev_err(&cvf_pdev(cvf)->dev, "foreign or corrupt device state\n");
 		return -EINVAL;
 	}
-	cvf_ident(cvf_pdev(cvf), &id);
-	err = compsc_stream_parse(buf + sizeof(*env), len - sizeof(*env), &id,
-				  CVF_STREAM_MAX, v);
-	if (err) {
-		dev_err(&cvf_pdev(cvf)->dev, "stream refused at byte %u: %s\n",
-			v->err_offset, compsc_strerror(err));
-		return compsc_errno(err);
-	}
 	*gpa = le64_to_cpu(env->area_gpa);
 	*size = le32_to_cpu(env->area_size);
 	return 0;
 }
 
-/* Parse, map the area the stream names and match; the caller puts it. */
+/*
+ * Envelope, the area it names (mapped and checked in this VM's memory),
+ * then the stream parsed strictly and matched against that area. @v points
+ * into @buf afterwards; the caller puts the area.
+ */
 static struct cvf_area *cvf_load_area(struct cvf_dev *cvf, const u8 *buf,
 				      size_t len, struct compsc_stream_view *v)
 {
+	struct compsc_ident id;
 	struct cvf_area *a;
 	u32 size;
 	u64 gpa;
 	int err;
 
-	err = cvf_parse(cvf, buf, len, v, &gpa, &size);
+	err = cvf_env_parse(cvf, buf, len, &gpa, &size);
 	if (err)
 		return ERR_PTR(err);
 	a = cvf_area_get(cvf, gpa, size);
 	if (IS_ERR(a))
 		return a;
-	if (!compsc_host_matches(&a->lists, v)) {
+	compsc_host_ident(cvf_pdev(cvf), &id);
+	err = compsc_host_load(&a->h, buf + sizeof(struct cvf_env),
+			       len - sizeof(struct cvf_env), &id, v);
+	if (err == -COMPSC_EMISMATCH)
 		dev_err(&cvf_pdev(cvf)->dev,
 			"stream does not match the guest's area\n");
+	else if (err)
+		dev_err(&cvf_pdev(cvf)->dev, "stream refused at byte %u: %s\n",
+			v->err_offset, compsc_strerror(err));
+	if (err) {
 		cvf_area_put(cvf, a);
-		return ERR_PTR(-EINVAL);
+		return ERR_PTR(compsc_errno(err));
 	}
 	return a;
 }
@@ -373,8 +277,8 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 		err = cvf_stats_check(v);
 	}
 	if (!err)
-		err = cvf_pf_apply(cvf_pdev(cvf), &v->rec[COMPSC_REC_PF_VF],
-				   false);
+		err = compsc_host_pf_apply(cvf_pdev(cvf),
+					   &v->rec[COMPSC_REC_PF_VF], false);
 	kfree(v);
 	return err;
 }
@@ -398,27 +302,19 @@ int cvf_give(struct cvf_dev *cvf)
 	a = cvf_load_area(cvf, cvf->loaded, cvf->loaded_len, &cvf->view);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
-	err = cvf_pf_apply(cvf_pdev(cvf), pf_rec, true);
+	err = compsc_host_pf_apply(cvf_pdev(cvf), pf_rec, true);
 	if (err)
 		goto out;
 	err = -ENOMEM;
 	if (!cvf_bar_map(cvf))
 		goto out;
-	compsc_host_apply(a->va, &a->hdr, &a->lists, &cvf->view);
+	compsc_host_give(&a->h, &cvf->view, cvf->logging);
 	cvf_stats_load(cvf, &cvf->view);
-	ctl = cvf_area_sec(a, a->hdr.ctl_off);
-	WRITE_ONCE(ctl->host_status, 0);
-	/*
-	 * The source's "mark DMA pages dirty" request came along in guest
-	 * memory; this host is not logging (until QEMU starts a session).
-	 */
-	if (!cvf->logging)
-		WRITE_ONCE(ctl->flags,
-			   ctl->flags & ~cpu_to_le32(COMPSC_F_DIRTY_LOG));
+	ctl = compsc_host_ctl(&a->h);
 	host_cfg = compsc_host_vf_handover(cvf_pdev(cvf), !!pf_rec->data,
-					   a->gpa, a->size, ctl);
+					   a->h.gpa, a->h.size, ctl);
 	compsc_writer_release(ctl);
-	cvf_kick(cvf->bar, true);
+	compsc_host_kick(&cvf->dev, true);
 	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest (%s)\n",
 		 host_cfg ? "configured by the host" : "guest restores its configuration");
 	cvf->ctx &= ~COMPSC_MIG_C_LOADED;

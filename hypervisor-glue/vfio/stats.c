@@ -37,8 +37,7 @@ void cvf_stats_save(struct cvf_dev *cvf, struct compsc_rec_counter *out)
 	on = cvf->stat_on;
 	memcpy(base, cvf->stat_base, sizeof(base));
 	spin_unlock(&cvf->stat_lock);
-	compsc_host_read_stats(cvf->bar, compsc_82576vf_stats,
-			       COMPSC_82576VF_NR_STATS, on ? base : NULL, out);
+	compsc_host_read_stats(&cvf->dev, on ? base : NULL, out);
 }
 
 /* Destination, before anything is applied: a record we cannot honour fails. */
@@ -48,8 +47,7 @@ int cvf_stats_check(const struct compsc_stream_view *v)
 
 	if (!rec->data)
 		return 0;
-	if (compsc_host_stats_check(compsc_82576vf_stats,
-				    COMPSC_82576VF_NR_STATS, rec))
+	if (compsc_host_stats_check(&compsc_82576vf_model, rec))
 		return -EINVAL;
 	return 0;
 }
@@ -62,8 +60,7 @@ void cvf_stats_load(struct cvf_dev *cvf, const struct compsc_stream_view *v)
 
 	if (!rec->data)
 		return;
-	compsc_host_stats_base(cvf->bar, compsc_82576vf_stats,
-			       COMPSC_82576VF_NR_STATS, rec, base);
+	compsc_host_stats_base(&cvf->dev, rec, base);
 	spin_lock(&cvf->stat_lock);
 	memcpy(cvf->stat_base, base, sizeof(base));
 	cvf->stat_on = true;

@@ -1,188 +1,178 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host side of a migration shared by the VFIO variant driver and the bench
- * stand-in (see compsc/host.h): one implementation of what a hypervisor
- * does with the guest's area, whatever moves the stream.
+ * The kernel half of the host side (see compsc/host.h), shared by the VFIO
+ * variant driver and the bench stand-in: the writer's environment, the
+ * VF's identity and BAR, the VF's PF reached through the CompSC ops it
+ * registered (each call takes and drops the PF module's reference), and
+ * the hand-over that spares the guest its own reset and replay.
  */
+#include <linux/delay.h>
 #include <linux/io.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
-#include <linux/string.h>
+#include <linux/pci.h>
+#include <linux/smp.h>
 #include <compsc/host.h>
 #include <compsc/kernel.h>
 
+/* ---- the writer's environment -------------------------------------------- */
+
+static u64 compsc_host_now_ns(void *ctx)
+{
+	return ktime_get_ns();
+}
+
+static void compsc_host_relax(void *ctx)
+{
+	usleep_range(10, 50);
+}
+
+static void compsc_host_fence_ipi(void *info)
+{
+	smp_mb();	/* this CPU's earlier stores, a guest vCPU's included */
+}
+
+/*
+ * The guest's readers run on this host's CPUs (vCPU threads, or the bench's
+ * own driver): an IPI to every CPU is a full barrier on each, so every
+ * reader's slot store is visible or the reader will see HELD.
+ */
+static void compsc_host_fence_readers(void *ctx)
+{
+	struct compsc_host_kenv *k = ctx;
+	u64 t = ktime_get_ns();
+
+	on_each_cpu(compsc_host_fence_ipi, NULL, 1);
+	k->fence_ns += ktime_get_ns() - t;
+}
+
+/** compsc_host_kenv_init() - the kernel's time, sleep and reader fence. */
+void compsc_host_kenv_init(struct compsc_host_kenv *k)
+{
+	k->env.ctx = k;
+	k->env.now_ns = compsc_host_now_ns;
+	k->env.relax = compsc_host_relax;
+	k->env.fence_readers = compsc_host_fence_readers;
+	k->fence_ns = 0;
+}
+EXPORT_SYMBOL_GPL(compsc_host_kenv_init);
+
+/* ---- the VF ---------------------------------------------------------------- */
+
+/** compsc_host_ident() - the identity a stream names: @pdev's PCI IDs. */
+void compsc_host_ident(struct pci_dev *pdev, struct compsc_ident *id)
+{
+	id->vendor = pdev->vendor;
+	id->device = pdev->device;
+	id->subsys_vendor = pdev->subsystem_vendor;
+	id->subsys_device = pdev->subsystem_device;
+}
+EXPORT_SYMBOL_GPL(compsc_host_ident);
+
 /**
- * compsc_host_lists_get() - copy and check the area's lists
- * @va: the area; @size: its size; @hdr: its checked header copy
- * @p: the device's register policy
- * @l: filled with the checked copies
- * @bad: the refused entry, or U32_MAX
+ * compsc_host_bar_map() - map the model's part of @pdev's BAR0
  *
- * Return: 0 or -COMPSC_E* (the guest changed its header meanwhile:
- * -COMPSC_EAREA_LAYOUT).
+ * Return: the mapping (pci_iounmap() it) or NULL: no such BAR, or smaller
+ * than the model says (not the device the model describes).
  */
-int compsc_host_lists_get(const void *va, u32 size,
-			  const struct compsc_area_hdr *hdr,
-			  const struct compsc_policy *p,
-			  struct compsc_host_lists *l, u32 *bad)
+void __iomem *compsc_host_bar_map(struct pci_dev *pdev,
+				  const struct compsc_devmodel *dm)
 {
-	int n;
-
-	*bad = U32_MAX;
-	n = compsc_area_snapshot_regs(va, size, p, l->regs, COMPSC_MAX_REGS,
-				      bad);
-	if (n < 0)
-		return n;
-	l->nr_regs = n;
-	n = compsc_area_snapshot_counters(va, size, p, l->ctrs,
-					  COMPSC_MAX_COUNTERS, bad);
-	if (n < 0)
-		return n;
-	l->nr_ctrs = n;
-	/* the snapshot read the live header: it must fit the checked copy */
-	if (l->nr_regs > le16_to_cpu(hdr->reg_max) ||
-	    l->nr_ctrs > le16_to_cpu(hdr->counter_max))
-		return -COMPSC_EAREA_LAYOUT;
-	return 0;
+	if (!(pci_resource_flags(pdev, 0) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, 0) < dm->bar0_size)
+		return NULL;
+	return pci_iomap(pdev, 0, dm->bar0_size);
 }
-EXPORT_SYMBOL_GPL(compsc_host_lists_get);
+EXPORT_SYMBOL_GPL(compsc_host_bar_map);
 
-static u32 compsc_host_reg(void __iomem *bar,
-			   const struct compsc_host_override *ovr, u32 off)
-{
-	u32 i;
-
-	for (i = 0; ovr && i < ovr->nr; i++)
-		if (off == ovr->offset[i])
-			return ovr->value[i];
-	return readl(bar + off);
-}
+/* ---- the VF's PF ------------------------------------------------------------ */
 
 /**
- * compsc_host_read_state() - the listed registers and counters, as records
- * @va: the area; @hdr: its checked header copy; @l: its checked lists
- * @bar: the VF's register BAR, device held by the host
- * @ovr: registers to report from saved values instead (may be NULL)
- * @regs: @l->nr_regs records out; @ctrs: @l->nr_ctrs records out
- */
-void compsc_host_read_state(void *va, const struct compsc_area_hdr *hdr,
-			    const struct compsc_host_lists *l,
-			    void __iomem *bar,
-			    const struct compsc_host_override *ovr,
-			    struct compsc_rec_reg *regs,
-			    struct compsc_rec_counter *ctrs)
-{
-	struct compsc_counter_desc *live = compsc_host_sec(va, hdr->counter_off);
-	u32 i, off;
-
-	for (i = 0; i < l->nr_regs; i++) {
-		off = le32_to_cpu(l->regs[i].offset);
-		memcpy(&regs[i], &l->regs[i], sizeof(l->regs[i]));
-		regs[i].value = cpu_to_le64(compsc_host_reg(bar, ovr, off));
-	}
-	for (i = 0; i < l->nr_ctrs; i++) {
-		off = le32_to_cpu(l->ctrs[i].offset);
-		memcpy(&ctrs[i], &l->ctrs[i], sizeof(struct compsc_reg));
-		ctrs[i].rsvd = 0;
-		ctrs[i].hw_final = cpu_to_le32(readl(bar + off));
-		ctrs[i].total = READ_ONCE(live[i].total);
-	}
-}
-EXPORT_SYMBOL_GPL(compsc_host_read_state);
-
-/**
- * compsc_host_pack_replay() - the replay log, packed for the stream
- * @va: the area; @hdr: its checked header copy
- * @out: hdr->replay_len bytes for the packed log
- * @scratch: hdr->replay_len bytes: the guest may rewrite its log at any
- *	moment, so it is copied here and checked on the copy
+ * compsc_host_pf_export() - read what the VF's PF holds for it
+ * @vfdev: the VF
+ * @st: filled with the state
  *
- * Return: the packed length (0: the driver never formatted a log) or
- * -COMPSC_E*.
+ * Return: 1 (exported), 0 (the PF offers no CompSC ops: the stream carries
+ * no PF section) or the PF driver's -errno.
  */
-int compsc_host_pack_replay(void *va, const struct compsc_area_hdr *hdr,
-			    u8 *out, u8 *scratch)
+int compsc_host_pf_export(struct pci_dev *vfdev,
+			  struct compsc_pf_vf_state *st)
 {
-	u32 room = le32_to_cpu(hdr->replay_len);
-	struct compsc_replay log;
-	int ret;
+	const struct compsc_pf_ops *ops;
+	struct pci_dev *pf = NULL;
+	int vf = -1, err = 0;
 
-	memcpy(scratch, compsc_host_sec(va, hdr->replay_off), room);
-	if (room < sizeof(struct compsc_replay_hdr) ||
-	    !memchr_inv(scratch, 0, sizeof(struct compsc_replay_hdr)))
+	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
+	if (ops && ops->vf_export) {
+		err = ops->vf_export(pf, vf, st);
+		if (!err)
+			err = 1;
+	}
+	compsc_vf_pf_ops_put(ops);
+	if (err < 0)
+		pci_err(vfdev, "PF cannot export the VF's state: %d\n", err);
+	return err;
+}
+EXPORT_SYMBOL_GPL(compsc_host_pf_export);
+
+/**
+ * compsc_host_pf_apply() - the destination PF checks (@apply false: would
+ * it fit, changing nothing) or imports the PF section @rec
+ * @vfdev: the destination VF
+ * @rec: the parsed PF_VF record (unaligned, inside the stream); absent:
+ *	nothing to do
+ * @apply: import rather than only check
+ *
+ * A PF section for a PF without CompSC ops is refused: the VF would come
+ * up without its MAC and filters.
+ *
+ * Return: 0 or -errno.
+ */
+int compsc_host_pf_apply(struct pci_dev *vfdev,
+			 const struct compsc_stream_rec *rec, bool apply)
+{
+	const struct compsc_pf_ops *ops;
+	struct compsc_pf_vf_state st;
+	struct pci_dev *pf = NULL;
+	int vf = -1, err = -EOPNOTSUPP;
+
+	if (!rec->data)
 		return 0;
-	ret = compsc_replay_attach(&log, scratch, room, NULL, 0);
-	if (ret)
-		return ret;
-	return compsc_replay_pack(&log, out, room);
+	if (rec->len != sizeof(st))
+		return -EINVAL;	/* the parser checked the size already */
+	memcpy(&st, rec->data, sizeof(st));
+	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
+	if (ops && apply && ops->vf_import)
+		err = ops->vf_import(pf, vf, &st);
+	else if (ops && !apply && ops->vf_check)
+		err = ops->vf_check(pf, vf, &st);
+	compsc_vf_pf_ops_put(ops);
+	if (err)
+		pci_err(vfdev, "PF refused the VF's state (%s): %d\n",
+			apply ? "import" : "check", err);
+	return err;
 }
-EXPORT_SYMBOL_GPL(compsc_host_pack_replay);
-
-static bool compsc_host_same_reg(const void *rec, const void *ent)
-{
-	const struct compsc_reg *a = rec, *b = ent;
-
-	return a->offset == b->offset && a->bar == b->bar &&
-	       a->width == b->width && a->kind == b->kind;
-}
+EXPORT_SYMBOL_GPL(compsc_host_pf_apply);
 
 /**
- * compsc_host_matches() - does every stream entry name the area's entry
- * at the same index?
- * @l: the destination area's checked lists; @v: a parsed stream
+ * compsc_host_pf_forget() - the PF forgets the VF's state, as a fresh
+ * destination's PF would (@probe: only ask whether it can)
+ *
+ * Return: 0, -EOPNOTSUPP (the PF cannot) or the PF driver's -errno.
  */
-bool compsc_host_matches(const struct compsc_host_lists *l,
-			 const struct compsc_stream_view *v)
+int compsc_host_pf_forget(struct pci_dev *vfdev, bool probe)
 {
-	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
-	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
-	u32 i;
+	const struct compsc_pf_ops *ops;
+	struct pci_dev *pf = NULL;
+	int vf = -1, err = -EOPNOTSUPP;
 
-	if (rr->len != l->nr_regs * sizeof(struct compsc_rec_reg) ||
-	    rc->len != l->nr_ctrs * sizeof(struct compsc_rec_counter))
-		return false;
-	for (i = 0; i < l->nr_regs; i++)
-		if (!compsc_host_same_reg(rr->data +
-					  i * sizeof(struct compsc_rec_reg),
-					  &l->regs[i]))
-			return false;
-	for (i = 0; i < l->nr_ctrs; i++)
-		if (!compsc_host_same_reg(rc->data +
-					  i * sizeof(struct compsc_rec_counter),
-					  &l->ctrs[i]))
-			return false;
-	return true;
+	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
+	if (ops && ops->vf_forget)
+		err = probe ? 0 : ops->vf_forget(pf, vf);
+	compsc_vf_pf_ops_put(ops);
+	return err;
 }
-EXPORT_SYMBOL_GPL(compsc_host_matches);
-
-/**
- * compsc_host_apply() - saved values and counter finals into the area
- * @va: the area; @hdr: its checked header copy; @l: its checked lists
- * @v: a parsed stream that compsc_host_matches() accepted
- */
-void compsc_host_apply(void *va, const struct compsc_area_hdr *hdr,
-		       const struct compsc_host_lists *l,
-		       const struct compsc_stream_view *v)
-{
-	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
-	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
-	struct compsc_counter_desc *live = compsc_host_sec(va, hdr->counter_off);
-	__le64 *saved = compsc_host_sec(va, hdr->saved_off);
-	struct compsc_rec_counter c;
-	struct compsc_rec_reg r;
-	u32 i;
-
-	for (i = 0; i < l->nr_regs; i++) {
-		memcpy(&r, rr->data + i * sizeof(r), sizeof(r));
-		WRITE_ONCE(saved[i], r.value);
-	}
-	for (i = 0; i < l->nr_ctrs; i++) {
-		memcpy(&c, rc->data + i * sizeof(c), sizeof(c));
-		WRITE_ONCE(live[i].hw_final, c.hw_final);
-		smp_wmb();	/* hw_final before the flag that makes it valid */
-		WRITE_ONCE(live[i].flags, live[i].flags | COMPSC_CTR_F_SAVED);
-	}
-}
-EXPORT_SYMBOL_GPL(compsc_host_apply);
+EXPORT_SYMBOL_GPL(compsc_host_pf_forget);
 
 /* The VF's PF completes its reset handshake; false if it cannot. */
 static bool compsc_host_vf_enable(struct pci_dev *vfdev)
@@ -231,78 +221,3 @@ bool compsc_host_vf_handover(struct pci_dev *vfdev, bool imported, u64 gpa,
 	return done;
 }
 EXPORT_SYMBOL_GPL(compsc_host_vf_handover);
-
-/*
- * Host-emulated counters: the host keeps a 32-bit base per statistics
- * register and adds it to every guest read (wrapping, as the registers
- * do), so the registers a guest reads continue across a migration even
- * when its driver keeps no totals of its own. These two functions are the
- * whole rule: what the source sends, and the base the destination derives.
- */
-
-/**
- * compsc_host_read_stats() - the statistics registers as the guest reads
- * them, as COMPSC_REC_HOST_COUNTERS records
- * @bar: the VF's register BAR; @regs: @nr register offsets
- * @base: the bases this host adds now (NULL: none)
- * @out: @nr records
- */
-void compsc_host_read_stats(void __iomem *bar, const u32 *regs, u32 nr,
-			    const u32 *base, struct compsc_rec_counter *out)
-{
-	u32 i;
-
-	for (i = 0; i < nr; i++) {
-		memset(&out[i], 0, sizeof(out[i]));
-		out[i].offset = cpu_to_le32(regs[i]);
-		out[i].width = 4;
-		out[i].kind = COMPSC_REG_COUNTER_RO;
-		out[i].hw_final = cpu_to_le32(readl(bar + regs[i]) +
-					      (base ? base[i] : 0));
-	}
-}
-EXPORT_SYMBOL_GPL(compsc_host_read_stats);
-
-/**
- * compsc_host_stats_check() - a COMPSC_REC_HOST_COUNTERS record is exactly
- * this device's statistics list @regs (@nr offsets), in order
- *
- * Return: 0 or -COMPSC_EMALFORMED (a stream from a host with another list:
- * refuse it whole, before anything is applied).
- */
-int compsc_host_stats_check(const u32 *regs, u32 nr,
-			    const struct compsc_stream_rec *rec)
-{
-	struct compsc_rec_counter c;
-	u32 i;
-
-	if (rec->len != nr * sizeof(c))
-		return -COMPSC_EMALFORMED;
-	for (i = 0; i < nr; i++) {
-		memcpy(&c, rec->data + i * sizeof(c), sizeof(c));
-		if (le32_to_cpu(c.offset) != regs[i] || c.bar || c.total)
-			return -COMPSC_EMALFORMED;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_GPL(compsc_host_stats_check);
-
-/**
- * compsc_host_stats_base() - destination: the base for each statistics
- * register that makes it continue from the source's last value
- * @bar: the VF's register BAR; @regs: @nr register offsets
- * @rec: a record compsc_host_stats_check() accepted
- * @base: @nr bases out
- */
-void compsc_host_stats_base(void __iomem *bar, const u32 *regs, u32 nr,
-			    const struct compsc_stream_rec *rec, u32 *base)
-{
-	struct compsc_rec_counter c;
-	u32 i;
-
-	for (i = 0; i < nr; i++) {
-		memcpy(&c, rec->data + i * sizeof(c), sizeof(c));
-		base[i] = le32_to_cpu(c.hw_final) - readl(bar + regs[i]);
-	}
-}
-EXPORT_SYMBOL_GPL(compsc_host_stats_base);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
 /*
- * Intel 82576 VF: the register allow-list and queue-stop registers (see
+ * Intel 82576 VF: the register allow-list, the queue-stop, interrupt, ring
+ * and statistics registers, and the device model the host side uses (see
  * compsc/dev_82576vf.h). Windows are [start, end) byte ranges of BAR0.
  *
  * Left out on purpose: CTRL (a write resets the VF), the mailbox (writing
@@ -67,3 +68,33 @@ const u32 compsc_82576vf_qctl[COMPSC_82576VF_NR_QCTL] = {
 };
 
 COMPSC_EXPORT(compsc_82576vf_qctl);
+
+static const u32 compsc_82576vf_rings[] = {
+	COMPSC_82576VF_RDBAL(0), COMPSC_82576VF_TDBAL(0),
+	COMPSC_82576VF_RDBAL(1), COMPSC_82576VF_TDBAL(1),
+};
+
+const struct compsc_devmodel compsc_82576vf_model = {
+	.name = "82576 VF",
+	.vendor = COMPSC_82576VF_VENDOR,
+	.device = COMPSC_82576VF_DEVICE,
+	.bar0_size = COMPSC_82576VF_BAR0_SIZE,
+	.policy = &compsc_82576vf_policy,
+	.qctl = compsc_82576vf_qctl,
+	.nr_qctl = COMPSC_82576VF_NR_QCTL,
+	.qctl_enable = COMPSC_82576VF_QDCTL_ENABLE,
+	.qstop_us = COMPSC_82576VF_QSTOP_US,
+	.flush = COMPSC_82576VF_STATUS,
+	.irq_set = COMPSC_82576VF_EICS,
+	.irq_unmask = COMPSC_82576VF_EIMS,
+	.irq_all = COMPSC_82576VF_VECTORS,
+	.ring_base = compsc_82576vf_rings,
+	.nr_rings = sizeof(compsc_82576vf_rings) / sizeof(compsc_82576vf_rings[0]),
+	.ring_hi = COMPSC_82576VF_RING_BAH,
+	.ring_len = COMPSC_82576VF_RING_LEN,
+	.ring_len_mask = COMPSC_82576VF_RING_LEN_MASK,
+	.stats = compsc_82576vf_stats,
+	.nr_stats = COMPSC_82576VF_NR_STATS,
+};
+
+COMPSC_EXPORT(compsc_82576vf_model);

@@ -44,6 +44,8 @@ static const struct compsc_err_desc compsc_errs[COMPSC_E_MAX] = {
 	[COMPSC_EREG_OVERLAP]	= { "area: overlapping registers", EINVAL },
 	[COMPSC_EREG_DENIED]	= { "area: register not allowed", EPERM },
 	[COMPSC_EREG_FLAGS]	= { "area: reserved bits set", EINVAL },
+	[COMPSC_ENOTRESTORED]	= { "guest has not restored the last migration yet", EAGAIN },
+	[COMPSC_EMISMATCH]	= { "stream does not match the area's lists", EINVAL },
 };
 
 static const struct compsc_err_desc *compsc_err_lookup(int err)

@@ -46,6 +46,9 @@ enum {
 	COMPSC_EREG_OVERLAP,	/* two entries cover the same bytes */
 	COMPSC_EREG_DENIED,	/* register not in the host's allow-list */
 	COMPSC_EREG_FLAGS,	/* reserved bits set */
+	/* host side (appended: host_status values never change meaning) */
+	COMPSC_ENOTRESTORED,	/* the guest has not restored the last hand-back */
+	COMPSC_EMISMATCH,	/* stream does not match the destination's area */
 	COMPSC_E_MAX
 };
 

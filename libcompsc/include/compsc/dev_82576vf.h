@@ -13,6 +13,7 @@
 #define COMPSC_DEV_82576VF_H
 
 #include "compsc.h"
+#include "host.h"
 
 #define COMPSC_82576VF_VENDOR		0x8086
 #define COMPSC_82576VF_DEVICE		0x10ca
@@ -27,6 +28,17 @@
 #define COMPSC_82576VF_TDH(n)		(0x3810u + 0x100u * (n))
 /* RXDCTL/TXDCTL: queue enable; cleared to stop fetching descriptors. */
 #define COMPSC_82576VF_QDCTL_ENABLE	0x02000000u
+#define COMPSC_82576VF_QSTOP_US		1000	/* datasheet: stops within 1 ms */
+/* Interrupts: cause set, mask set, and the VF's three vectors. */
+#define COMPSC_82576VF_EICS		0x1520
+#define COMPSC_82576VF_EIMS		0x1524
+#define COMPSC_82576VF_VECTORS		0x7	/* RX, TX, mailbox */
+/* Descriptor rings: low base; high base, length at +4, +8. */
+#define COMPSC_82576VF_RDBAL(n)		(0x2800u + 0x100u * (n))
+#define COMPSC_82576VF_TDBAL(n)		(0x3800u + 0x100u * (n))
+#define COMPSC_82576VF_RING_BAH		0x4
+#define COMPSC_82576VF_RING_LEN		0x8
+#define COMPSC_82576VF_RING_LEN_MASK	0xfff80u
 
 /*
  * In the PF's BAR0: VF reset events, write-1-to-clear, bit n for VF n. The
@@ -66,5 +78,8 @@ extern const u32 compsc_82576vf_stats[COMPSC_82576VF_NR_STATS];
  * COUNTER_RO. Everything else in BAR0 is refused, and no other BAR exists.
  */
 extern const struct compsc_policy compsc_82576vf_policy;
+
+/* Everything above, as the host side takes it (compsc/host.h). */
+extern const struct compsc_devmodel compsc_82576vf_model;
 
 #endif /* COMPSC_DEV_82576VF_H */

@@ -1,19 +1,86 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
 /*
- * Host side of a migration, shared by every host glue (the VFIO variant
- * driver and the bench stand-in): the checked copies of the area's lists,
- * reading the listed registers and counters, packing the replay log,
- * matching a parsed stream against an area and applying it. Kernel only.
- * Every function works on a mapping of the guest's area (@va) whose header
- * the caller copied and checked (@hdr); nothing else is trusted.
+ * compsc/host.h - the host side of a migration, shared by every host glue
+ * (the VFIO variant driver, the bench stand-in) and by the unit tests and
+ * fuzz targets, which build it in userspace against a BAR in memory.
+ *
+ * One migration, whatever moves the stream:
+ *
+ *   source:      compsc_host_area_check()  (a copy of the header, checked;
+ *                                            the lists, checked copies)
+ *                compsc_host_take()         (write side, queues stopped)
+ *                compsc_host_save()         (registers, counters, replay
+ *                                            log, PF and host sections)
+ *                compsc_host_giveback()     (failed or cancelled: the guest
+ *                                            keeps its device, no bump)
+ *   destination: compsc_host_load()         (strict parse, matched against
+ *                                            the destination's area)
+ *                compsc_host_give()         (saved values into the area);
+ *                the glue then publishes the hand-over and releases the
+ *                write side with compsc_writer_release().
+ *
+ * The guest's area is hostile: every function works on a mapping of it
+ * (@a->va) whose header and lists were copied and checked
+ * (compsc_host_area_check()); nothing else read from it is trusted.
+ *
+ * Device register knowledge comes from a struct compsc_devmodel, one per
+ * VF model (dev_82576vf.c); nothing here names a register.
  */
 #ifndef COMPSC_HOST_H
 #define COMPSC_HOST_H
 
-#include <linux/types.h>
-#include <compsc/compsc.h>
+#include "compsc.h"
 
-struct pci_dev;
+/* Most queue-control registers a device model may list */
+#define COMPSC_HOST_MAX_QCTL	8
+/* Most host-emulated statistics registers a device model may list */
+#define COMPSC_HOST_MAX_STATS	16
+
+/**
+ * struct compsc_devmodel - what a host needs to know about one VF model
+ * @name: for messages
+ * @vendor: PCI vendor ID of the VF
+ * @device: PCI device ID of the VF
+ * @bar0_size: bytes of BAR0 the host maps
+ * @policy: the registers a guest may ask the host to save
+ * @qctl: queue-control registers, in the order the host stops them
+ * @nr_qctl: entries in @qctl (at most COMPSC_HOST_MAX_QCTL)
+ * @qctl_enable: the enable bit in each @qctl register
+ * @qstop_us: the queues stop within this many microseconds
+ * @flush: a register whose read flushes posted writes
+ * @irq_set: interrupt cause set (write a vector mask to raise them)
+ * @irq_unmask: interrupt mask set
+ * @irq_all: every vector of the VF
+ * @ring_base: the low base register of each descriptor ring
+ * @nr_rings: entries in @ring_base
+ * @ring_hi: offset of the high base register from the low one
+ * @ring_len: offset of the ring length register from the low base one
+ * @ring_len_mask: the length bits of that register
+ * @stats: the statistics registers (32-bit, read-only, wrapping)
+ * @nr_stats: entries in @stats (at most COMPSC_HOST_MAX_STATS)
+ */
+struct compsc_devmodel {
+	const char *name;
+	u16 vendor;
+	u16 device;
+	u32 bar0_size;
+	const struct compsc_policy *policy;
+	const u32 *qctl;
+	u32 nr_qctl;
+	u32 qctl_enable;
+	u32 qstop_us;
+	u32 flush;
+	u32 irq_set;
+	u32 irq_unmask;
+	u32 irq_all;
+	const u32 *ring_base;
+	u32 nr_rings;
+	u32 ring_hi;
+	u32 ring_len;
+	u32 ring_len_mask;
+	const u32 *stats;
+	u32 nr_stats;
+};
 
 /* Checked copies of the area's register and counter lists. */
 struct compsc_host_lists {
@@ -23,15 +90,67 @@ struct compsc_host_lists {
 	struct compsc_counter_desc ctrs[COMPSC_MAX_COUNTERS];
 };
 
-/*
- * Registers whose live value is not the one to save: the queue controls,
- * which the host cleared to stop the queues, with their earlier values.
+/**
+ * struct compsc_host_area - the guest's area as the host sees it
+ * @va: the mapping (guest memory: hostile, changes at any time)
+ * @gpa: where the guest registered it
+ * @size: bytes mapped
+ * @hdr: checked copy of the header (every offset used comes from here)
+ * @lists: checked copies of the lists
  */
-struct compsc_host_override {
-	const u32 *offset;
-	const u32 *value;
-	u32 nr;
+struct compsc_host_area {
+	void *va;
+	u64 gpa;
+	u32 size;
+	struct compsc_area_hdr hdr;
+	struct compsc_host_lists lists;
 };
+
+/**
+ * struct compsc_host_dev - the VF for one migration
+ * @dm: its model
+ * @bar: BAR0, mapped
+ * @env: time and waiting for the writer and the queue stop
+ * @qsaved: queue controls as they were before the stop
+ * @stopped: the queues are stopped and @qsaved holds their values; the
+ *	glue clears it once the device is reset (nothing left to restart)
+ */
+struct compsc_host_dev {
+	const struct compsc_devmodel *dm;
+	void __iomem *bar;
+	const struct compsc_env *env;
+	u32 qsaved[COMPSC_HOST_MAX_QCTL];
+	bool stopped;
+};
+
+/**
+ * struct compsc_host_save - the workspace of compsc_host_save()
+ * @regs: the listed registers, as records
+ * @ctrs: the listed counters, as records
+ * @pf: the VF-in-PF state the source PF exported (NULL: no PF section)
+ * @stats: host-emulated statistics (NULL: none), @nr_stats records
+ * @nr_stats: records in @stats
+ * @replay: 2 * hdr.replay_len bytes: the packed log and a scratch copy
+ * @driver_bytes: out: the packed replay log's length (0: none)
+ */
+struct compsc_host_save {
+	struct compsc_rec_reg regs[COMPSC_MAX_REGS];
+	struct compsc_rec_counter ctrs[COMPSC_MAX_COUNTERS];
+	const struct compsc_pf_vf_state *pf;
+	const struct compsc_rec_counter *stats;
+	u32 nr_stats;
+	u8 *replay;
+	u32 driver_bytes;
+};
+
+/* The longest stream compsc_host_save() can build. */
+#define COMPSC_HOST_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
+				 6 * sizeof(struct compsc_rec_hdr) + \
+				 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
+				 COMPSC_MAX_COUNTERS * sizeof(struct compsc_rec_counter) + \
+				 COMPSC_HOST_MAX_STATS * sizeof(struct compsc_rec_counter) + \
+				 sizeof(struct compsc_pf_vf_state) + \
+				 COMPSC_AREA_MAX_SIZE + sizeof(struct compsc_rec_end) + 64)
 
 /* Section @off of the area mapped at @va. */
 static inline void *compsc_host_sec(void *va, __le32 off)
@@ -39,30 +158,87 @@ static inline void *compsc_host_sec(void *va, __le32 off)
 	return (u8 *)va + le32_to_cpu(off);
 }
 
+/* The control line of a checked area. */
+static inline struct compsc_area_ctl *
+compsc_host_ctl(const struct compsc_host_area *a)
+{
+	return (struct compsc_area_ctl *)compsc_host_sec(a->va, a->hdr.ctl_off);
+}
+
+int compsc_host_area_check(struct compsc_host_area *a,
+			   const struct compsc_policy *p, u32 *bad);
 int compsc_host_lists_get(const void *va, u32 size,
 			  const struct compsc_area_hdr *hdr,
 			  const struct compsc_policy *p,
 			  struct compsc_host_lists *l, u32 *bad);
-void compsc_host_read_state(void *va, const struct compsc_area_hdr *hdr,
-			    const struct compsc_host_lists *l,
-			    void __iomem *bar,
-			    const struct compsc_host_override *ovr,
+
+void compsc_host_queues_stop(struct compsc_host_dev *d);
+void compsc_host_queues_restart(struct compsc_host_dev *d);
+void compsc_host_kick(const struct compsc_host_dev *d, bool unmask);
+u32 compsc_host_ring_spans(const struct compsc_host_dev *d, u64 *base,
+			   u64 *len, u32 max);
+
+int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
+		     u64 timeout_ns);
+void compsc_host_giveback(struct compsc_host_area *a,
+			  struct compsc_host_dev *d, int status);
+void compsc_host_read_state(const struct compsc_host_area *a,
+			    const struct compsc_host_dev *d,
 			    struct compsc_rec_reg *regs,
 			    struct compsc_rec_counter *ctrs);
-int compsc_host_pack_replay(void *va, const struct compsc_area_hdr *hdr,
-			    u8 *out, u8 *scratch);
+int compsc_host_pack_replay(const struct compsc_host_area *a, u8 *out,
+			    u8 *scratch);
+int compsc_host_save(const struct compsc_host_area *a,
+		     const struct compsc_host_dev *d,
+		     const struct compsc_ident *id, struct compsc_host_save *s,
+		     void *out, u32 cap);
+u32 compsc_host_save_bound(const struct compsc_host_area *a, u32 nr_stats);
+
+int compsc_host_load(const struct compsc_host_area *a, const void *buf,
+		     u32 len, const struct compsc_ident *id,
+		     struct compsc_stream_view *v);
 bool compsc_host_matches(const struct compsc_host_lists *l,
 			 const struct compsc_stream_view *v);
-void compsc_host_apply(void *va, const struct compsc_area_hdr *hdr,
-		       const struct compsc_host_lists *l,
-		       const struct compsc_stream_view *v);
+void compsc_host_give(struct compsc_host_area *a,
+		      const struct compsc_stream_view *v, bool logging);
+void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on);
+
+void compsc_host_read_stats(const struct compsc_host_dev *d, const u32 *base,
+			    struct compsc_rec_counter *out);
+int compsc_host_stats_check(const struct compsc_devmodel *dm,
+			    const struct compsc_stream_rec *rec);
+void compsc_host_stats_base(const struct compsc_host_dev *d,
+			    const struct compsc_stream_rec *rec, u32 *base);
+
+#ifdef __KERNEL__
+/*
+ * Kernel glue shared by every host (libcompsc/kernel/host.c): the writer's
+ * environment, the VF's identity and BAR, the VF's PF through its CompSC
+ * ops, and the hand-over that spares the guest its own reset.
+ */
+struct pci_dev;
+
+/**
+ * struct compsc_host_kenv - the writer's environment in the kernel
+ * @env: what compsc_host_dev.env points to
+ * @fence_ns: time spent in the reader fence (IPIs to every CPU)
+ */
+struct compsc_host_kenv {
+	struct compsc_env env;
+	u64 fence_ns;
+};
+
+void compsc_host_kenv_init(struct compsc_host_kenv *k);
+void compsc_host_ident(struct pci_dev *pdev, struct compsc_ident *id);
+void __iomem *compsc_host_bar_map(struct pci_dev *pdev,
+				  const struct compsc_devmodel *dm);
+int compsc_host_pf_export(struct pci_dev *vfdev,
+			  struct compsc_pf_vf_state *st);
+int compsc_host_pf_apply(struct pci_dev *vfdev,
+			 const struct compsc_stream_rec *rec, bool apply);
+int compsc_host_pf_forget(struct pci_dev *vfdev, bool probe);
 bool compsc_host_vf_handover(struct pci_dev *vfdev, bool imported, u64 gpa,
 			     u32 size, struct compsc_area_ctl *ctl);
-void compsc_host_read_stats(void __iomem *bar, const u32 *regs, u32 nr,
-			    const u32 *base, struct compsc_rec_counter *out);
-int compsc_host_stats_check(const u32 *regs, u32 nr,
-			    const struct compsc_stream_rec *rec);
-void compsc_host_stats_base(void __iomem *bar, const u32 *regs, u32 nr,
-			    const struct compsc_stream_rec *rec, u32 *base);
+#endif /* __KERNEL__ */
 
 #endif /* COMPSC_HOST_H */

@@ -4,7 +4,9 @@
  *
  * The core builds unchanged in the kernel (Kbuild) and in userspace. Every
  * OS dependency goes through this file: fixed-width types, little-endian
- * conversion, compiler/CPU barriers, a CPU-local increment and symbol export.
+ * conversion, compiler/CPU barriers, a CPU-local increment, symbol export
+ * and 32-bit device register access (in userspace: a BAR in memory, which
+ * is what the host side's unit tests and fuzz targets give it).
  * Nothing here allocates and nothing calls libc in the kernel build.
  */
 #ifndef COMPSC_OS_H
@@ -19,6 +21,7 @@
 #include <asm/byteorder.h>
 #include <asm/barrier.h>
 #include <linux/compiler.h>
+#include <linux/io.h>
 
 /* Linked into a driver (the VF helper): nothing is exported. */
 #ifdef COMPSC_LINKED
@@ -28,7 +31,18 @@
 #endif
 #define compsc_static_assert(e, msg)	static_assert(e, msg)
 
+static inline u32 compsc_rd32(void __iomem *bar, u32 off)
+{
+	return readl((u8 __iomem *)bar + off);
+}
+
+static inline void compsc_wr32(void __iomem *bar, u32 off, u32 val)
+{
+	writel(val, (u8 __iomem *)bar + off);
+}
+
 #else /* userspace */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -66,6 +80,17 @@ typedef __s64 s64;
 
 #define COMPSC_EXPORT(sym)
 #define compsc_static_assert(e, msg)	_Static_assert(e, msg)
+
+#define __iomem
+static inline u32 compsc_rd32(void *bar, u32 off)
+{
+	return *(volatile u32 *)((u8 *)bar + off);
+}
+
+static inline void compsc_wr32(void *bar, u32 off, u32 val)
+{
+	*(volatile u32 *)((u8 *)bar + off) = val;
+}
 #endif /* __KERNEL__ */
 
 /*

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
+/*
+ * The host side of a migration (see compsc/host.h): one implementation of
+ * what a hypervisor does with the guest's area and the VF, for every host
+ * glue and for the userspace tests. Portable: register access goes through
+ * compsc_rd32()/compsc_wr32(), waiting through the caller's compsc_env.
+ */
+#include <compsc/compsc.h>
+#include <compsc/host.h>
+
+#define COMPSC_HOST_NONE	((u32)-1)
+
+/* ---- the area ----------------------------------------------------------- */
+
+/**
+ * compsc_host_lists_get() - copy and check the area's lists
+ * @va: the area; @size: its size; @hdr: its checked header copy
+ * @p: the device's register policy
+ * @l: filled with the checked copies
+ * @bad: the refused entry, or (u32)-1
+ *
+ * Return: 0 or -COMPSC_E* (the guest changed its header meanwhile:
+ * -COMPSC_EAREA_LAYOUT).
+ */
+int compsc_host_lists_get(const void *va, u32 size,
+			  const struct compsc_area_hdr *hdr,
+			  const struct compsc_policy *p,
+			  struct compsc_host_lists *l, u32 *bad)
+{
+	int n;
+
+	*bad = COMPSC_HOST_NONE;
+	n = compsc_area_snapshot_regs(va, size, p, l->regs, COMPSC_MAX_REGS,
+				      bad);
+	if (n < 0)
+		return n;
+	l->nr_regs = (u32)n;
+	n = compsc_area_snapshot_counters(va, size, p, l->ctrs,
+					  COMPSC_MAX_COUNTERS, bad);
+	if (n < 0)
+		return n;
+	l->nr_ctrs = (u32)n;
+	/* the snapshot read the live header: it must fit the checked copy */
+	if (l->nr_regs > le16_to_cpu(hdr->reg_max) ||
+	    l->nr_ctrs > le16_to_cpu(hdr->counter_max))
+		return -COMPSC_EAREA_LAYOUT;
+	return 0;
+}
+COMPSC_EXPORT(compsc_host_lists_get);
+
+/**
+ * compsc_host_area_check() - judge the area mapped at @a->va (@a->size
+ * bytes) once: a copy of its header, checked, and checked copies of its
+ * lists against the device's policy @p
+ * @bad: the refused list entry, or (u32)-1
+ *
+ * Return: 0 or -COMPSC_E*; nothing is written to the area either way.
+ */
+int compsc_host_area_check(struct compsc_host_area *a,
+			   const struct compsc_policy *p, u32 *bad)
+{
+	int err;
+
+	*bad = COMPSC_HOST_NONE;
+	if (a->size < sizeof(a->hdr))
+		return -COMPSC_EAREA_LAYOUT;
+	memcpy(&a->hdr, a->va, sizeof(a->hdr));
+	err = compsc_area_check(&a->hdr, a->size);
+	if (err)
+		return err;
+	return compsc_host_lists_get(a->va, a->size, &a->hdr, p, &a->lists,
+				     bad);
+}
+COMPSC_EXPORT(compsc_host_area_check);
+
+/* ---- the VF's queues and interrupts ------------------------------------- */
+
+/* Wait (bounded by the model's stop time) until queue control @i stopped. */
+static void compsc_host_qwait(struct compsc_host_dev *d, u32 i)
+{
+	const struct compsc_devmodel *dm = d->dm;
+	u64 until = d->env->now_ns(d->env->ctx) + (u64)dm->qstop_us * 1000u;
+
+	while (compsc_rd32(d->bar, dm->qctl[i]) & dm->qctl_enable) {
+		if (d->env->now_ns(d->env->ctx) >= until)
+			return;	/* heads read later may still move: rare */
+		d->env->relax(d->env->ctx);
+	}
+}
+
+/**
+ * compsc_host_queues_stop() - clear the queue enables so that the ring
+ * heads stay put while they are saved, remembering what they were
+ * @d: the device, held
+ *
+ * The guest lists the queue controls to have them restored enabled, so
+ * compsc_host_read_state() reports @d->qsaved for them, not the stopped
+ * values.
+ */
+void compsc_host_queues_stop(struct compsc_host_dev *d)
+{
+	const struct compsc_devmodel *dm = d->dm;
+	u32 i;
+
+	for (i = 0; i < dm->nr_qctl; i++) {
+		d->qsaved[i] = compsc_rd32(d->bar, dm->qctl[i]);
+		compsc_wr32(d->bar, dm->qctl[i],
+			    d->qsaved[i] & ~dm->qctl_enable);
+	}
+	compsc_rd32(d->bar, dm->flush);
+	for (i = 0; i < dm->nr_qctl; i++)
+		compsc_host_qwait(d, i);
+	d->stopped = true;
+}
+COMPSC_EXPORT(compsc_host_queues_stop);
+
+/** compsc_host_queues_restart() - the queues as they were before the stop. */
+void compsc_host_queues_restart(struct compsc_host_dev *d)
+{
+	const struct compsc_devmodel *dm = d->dm;
+	u32 i;
+
+	if (!d->stopped)
+		return;
+	for (i = 0; i < dm->nr_qctl; i++)
+		compsc_wr32(d->bar, dm->qctl[i], d->qsaved[i]);
+	compsc_rd32(d->bar, dm->flush);
+	d->stopped = false;
+}
+COMPSC_EXPORT(compsc_host_queues_restart);
+
+/**
+ * compsc_host_kick() - make the VF raise every interrupt, so the guest
+ * driver enters its read side (and restores) now rather than at its next
+ * timer; a spurious interrupt is harmless, every handler enters first
+ * @d: the device
+ * @unmask: open the vectors first (a fresh destination VF has them all
+ *	masked; the guest's restore writes its own mask back)
+ */
+void compsc_host_kick(const struct compsc_host_dev *d, bool unmask)
+{
+	const struct compsc_devmodel *dm = d->dm;
+
+	if (!d->bar)
+		return;
+	if (unmask)
+		compsc_wr32(d->bar, dm->irq_unmask, dm->irq_all);
+	compsc_wr32(d->bar, dm->irq_set, dm->irq_all);
+	compsc_rd32(d->bar, dm->flush);
+}
+COMPSC_EXPORT(compsc_host_kick);
+
+/**
+ * compsc_host_ring_spans() - the descriptor rings the VF writes back into
+ * @d: the device
+ * @base: gets up to @max ring base addresses (device addresses)
+ * @len: gets their lengths in bytes
+ * @max: room in @base and @len
+ *
+ * Return: rings found (non-zero base and length).
+ */
+u32 compsc_host_ring_spans(const struct compsc_host_dev *d, u64 *base,
+			   u64 *len, u32 max)
+{
+	const struct compsc_devmodel *dm = d->dm;
+	u32 i, r, n = 0;
+	u64 b, l;
+
+	for (i = 0; i < dm->nr_rings && n < max; i++) {
+		r = dm->ring_base[i];
+		b = compsc_rd32(d->bar, r) |
+		    (u64)compsc_rd32(d->bar, r + dm->ring_hi) << 32;
+		l = compsc_rd32(d->bar, r + dm->ring_len) & dm->ring_len_mask;
+		if (!b || !l)
+			continue;
+		base[n] = b;
+		len[n++] = l;
+	}
+	return n;
+}
+COMPSC_EXPORT(compsc_host_ring_spans);
+
+/* ---- source ------------------------------------------------------------- */
+
+/**
+ * compsc_host_take() - take the device from the guest: the write side
+ * (bounded wait for readers), then the queues stopped
+ * @a: the checked area
+ * @d: the device (bar mapped, env set)
+ * @timeout_ns: bound on the readers' drain
+ *
+ * A device the guest never restored holds no guest state (it is as the
+ * last destination's reset left it): saving it would hand the next
+ * destination a reset device as the guest's. It is refused and released.
+ *
+ * Return: 0 (held) or -COMPSC_E* (not held, nothing changed):
+ * -COMPSC_ETIMEDOUT, -COMPSC_EBUSY, -COMPSC_ENOTRESTORED.
+ */
+int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
+		     u64 timeout_ns)
+{
+	struct compsc_area_ctl *ctl = compsc_host_ctl(a);
+	int err;
+
+	err = compsc_writer_acquire(ctl, compsc_host_sec(a->va, a->hdr.slots_off),
+				    le16_to_cpu(a->hdr.nr_slots), d->env,
+				    timeout_ns);
+	if (err)
+		return err;
+	if (!compsc_writer_device_restored(a->va, ctl)) {
+		compsc_writer_abort(ctl);
+		return -COMPSC_ENOTRESTORED;
+	}
+	compsc_host_queues_stop(d);
+	return 0;
+}
+COMPSC_EXPORT(compsc_host_take);
+
+/**
+ * compsc_host_giveback() - the source keeps its device: queues restarted
+ * (unless a reset already took them), the result published, the write
+ * side released without a version bump; the glue then kicks the guest
+ * @a: the checked area, held
+ * @d: the device
+ * @status: 0 or -COMPSC_E*, for the guest's log (host_status)
+ */
+void compsc_host_giveback(struct compsc_host_area *a,
+			  struct compsc_host_dev *d, int status)
+{
+	struct compsc_area_ctl *ctl = compsc_host_ctl(a);
+
+	compsc_host_queues_restart(d);
+	WRITE_ONCE(ctl->host_status, cpu_to_le32((u32)status));
+	compsc_writer_abort(ctl);
+}
+COMPSC_EXPORT(compsc_host_giveback);
+
+/* A register's value to save: the queue controls as before the stop. */
+static u32 compsc_host_reg(const struct compsc_host_dev *d, u32 off)
+{
+	u32 i;
+
+	for (i = 0; d->stopped && i < d->dm->nr_qctl; i++)
+		if (off == d->dm->qctl[i])
+			return d->qsaved[i];
+	return compsc_rd32(d->bar, off);
+}
+
+/**
+ * compsc_host_read_state() - the listed registers and counters, as records
+ * @a: the checked area; @d: the device, held, queues stopped
+ * @regs: @a->lists.nr_regs records out
+ * @ctrs: @a->lists.nr_ctrs records out
+ *
+ * Entries come from the checked copies, never from the live lists.
+ */
+void compsc_host_read_state(const struct compsc_host_area *a,
+			    const struct compsc_host_dev *d,
+			    struct compsc_rec_reg *regs,
+			    struct compsc_rec_counter *ctrs)
+{
+	const struct compsc_host_lists *l = &a->lists;
+	struct compsc_counter_desc *live = compsc_host_sec(a->va,
+							   a->hdr.counter_off);
+	u32 i, off;
+
+	for (i = 0; i < l->nr_regs; i++) {
+		off = le32_to_cpu(l->regs[i].offset);
+		memcpy(&regs[i], &l->regs[i], sizeof(l->regs[i]));
+		regs[i].value = cpu_to_le64(compsc_host_reg(d, off));
+	}
+	for (i = 0; i < l->nr_ctrs; i++) {
+		off = le32_to_cpu(l->ctrs[i].offset);
+		memcpy(&ctrs[i], &l->ctrs[i], sizeof(struct compsc_reg));
+		ctrs[i].rsvd = 0;
+		ctrs[i].hw_final = cpu_to_le32(compsc_rd32(d->bar, off));
+		ctrs[i].total = READ_ONCE(live[i].total);
+	}
+}
+COMPSC_EXPORT(compsc_host_read_state);
+
+static bool compsc_host_all_zero(const u8 *p, u32 len)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/**
+ * compsc_host_pack_replay() - the replay log, packed for the stream
+ * @a: the checked area
+ * @out: hdr.replay_len bytes for the packed log
+ * @scratch: hdr.replay_len bytes: the guest may rewrite its log at any
+ *	moment, so it is copied here and checked on the copy
+ *
+ * Return: the packed length (0: the driver never formatted a log) or
+ * -COMPSC_E*.
+ */
+int compsc_host_pack_replay(const struct compsc_host_area *a, u8 *out,
+			    u8 *scratch)
+{
+	u32 room = le32_to_cpu(a->hdr.replay_len);
+	struct compsc_replay log;
+	int ret;
+
+	memcpy(scratch, compsc_host_sec(a->va, a->hdr.replay_off), room);
+	if (room < sizeof(struct compsc_replay_hdr) ||
+	    compsc_host_all_zero(scratch, sizeof(struct compsc_replay_hdr)))
+		return 0;
+	ret = compsc_replay_attach(&log, scratch, room, NULL, 0);
+	if (ret)
+		return ret;
+	return compsc_replay_pack(&log, out, room);
+}
+COMPSC_EXPORT(compsc_host_pack_replay);
+
+/**
+ * compsc_host_save() - the held device's state as one stream
+ * @a: the checked area, held
+ * @d: the device, queues stopped
+ * @id: the source VF's identity
+ * @s: workspace; the caller sets @s->pf, @s->stats and @s->replay
+ * @out: the stream
+ * @cap: room in @out (COMPSC_HOST_STREAM_MAX always suffices)
+ *
+ * Return: the stream's length or -COMPSC_E* (a hostile replay log, no room).
+ */
+int compsc_host_save(const struct compsc_host_area *a,
+		     const struct compsc_host_dev *d,
+		     const struct compsc_ident *id, struct compsc_host_save *s,
+		     void *out, u32 cap)
+{
+	const u16 mand = COMPSC_REC_F_MANDATORY;
+	u32 room = le32_to_cpu(a->hdr.replay_len);
+	const struct compsc_host_lists *l = &a->lists;
+	struct compsc_stream_writer w;
+	int ret;
+
+	compsc_host_read_state(a, d, s->regs, s->ctrs);
+	ret = compsc_host_pack_replay(a, s->replay, s->replay + room);
+	if (ret < 0)
+		return ret;
+	s->driver_bytes = (u32)ret;
+	compsc_stream_begin(&w, out, cap, id);
+	if (l->nr_regs)
+		compsc_stream_add(&w, COMPSC_REC_REGS, mand, s->regs,
+				  l->nr_regs * sizeof(s->regs[0]));
+	if (l->nr_ctrs)
+		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, s->ctrs,
+				  l->nr_ctrs * sizeof(s->ctrs[0]));
+	if (s->driver_bytes)
+		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand, s->replay,
+				  s->driver_bytes);
+	if (s->pf)
+		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, s->pf,
+				  sizeof(*s->pf));
+	if (s->stats)
+		compsc_stream_add(&w, COMPSC_REC_HOST_COUNTERS, mand, s->stats,
+				  s->nr_stats * sizeof(*s->stats));
+	return compsc_stream_end(&w);	/* reports the first error */
+}
+COMPSC_EXPORT(compsc_host_save);
+
+/**
+ * compsc_host_save_bound() - what compsc_host_save() may produce for @a
+ * (NULL: nothing held, an empty stream) with @nr_stats host counters;
+ * what a host reports before the device is saved
+ */
+u32 compsc_host_save_bound(const struct compsc_host_area *a, u32 nr_stats)
+{
+	u32 n = sizeof(struct compsc_stream_hdr) + sizeof(struct compsc_rec_end);
+
+	if (!a)
+		return n;
+	return n + 6 * sizeof(struct compsc_rec_hdr) +
+	       a->lists.nr_regs * sizeof(struct compsc_rec_reg) +
+	       a->lists.nr_ctrs * sizeof(struct compsc_rec_counter) +
+	       sizeof(struct compsc_pf_vf_state) +
+	       le32_to_cpu(a->hdr.replay_len) +
+	       nr_stats * sizeof(struct compsc_rec_counter);
+}
+COMPSC_EXPORT(compsc_host_save_bound);
+
+/* ---- destination -------------------------------------------------------- */
+
+static bool compsc_host_same_reg(const void *rec, const void *ent)
+{
+	const struct compsc_reg *x = rec, *y = ent;
+
+	return x->offset == y->offset && x->bar == y->bar &&
+	       x->width == y->width && x->kind == y->kind;
+}
+
+/**
+ * compsc_host_matches() - does every stream entry name the area's entry
+ * at the same index?
+ * @l: the destination area's checked lists; @v: a parsed stream
+ */
+bool compsc_host_matches(const struct compsc_host_lists *l,
+			 const struct compsc_stream_view *v)
+{
+	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
+	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
+	u32 i;
+
+	if (rr->len != l->nr_regs * sizeof(struct compsc_rec_reg) ||
+	    rc->len != l->nr_ctrs * sizeof(struct compsc_rec_counter))
+		return false;
+	for (i = 0; i < l->nr_regs; i++)
+		if (!compsc_host_same_reg(rr->data +
+					  i * sizeof(struct compsc_rec_reg),
+					  &l->regs[i]))
+			return false;
+	for (i = 0; i < l->nr_ctrs; i++)
+		if (!compsc_host_same_reg(rc->data +
+					  i * sizeof(struct compsc_rec_counter),
+					  &l->ctrs[i]))
+			return false;
+	return true;
+}
+COMPSC_EXPORT(compsc_host_matches);
+
+/**
+ * compsc_host_load() - a destination received @len bytes at @buf: parse
+ * them strictly for device @id and match them against the area @a
+ * @v: the parsed view (points into @buf); v->err_offset on a parse error
+ *
+ * Return: 0, -COMPSC_EMISMATCH or the parser's -COMPSC_E*.
+ */
+int compsc_host_load(const struct compsc_host_area *a, const void *buf,
+		     u32 len, const struct compsc_ident *id,
+		     struct compsc_stream_view *v)
+{
+	int err;
+
+	err = compsc_stream_parse(buf, len, id, COMPSC_HOST_STREAM_MAX, v);
+	if (err)
+		return err;
+	return compsc_host_matches(&a->lists, v) ? 0 : -COMPSC_EMISMATCH;
+}
+COMPSC_EXPORT(compsc_host_load);
+
+/**
+ * compsc_host_give() - the saved values and counter finals into the area
+ * @a: the checked destination area, held
+ * @v: a stream compsc_host_load() accepted for @a
+ * @logging: this host logs dirty pages now; if not, the source's request
+ *	that came along in guest memory is withdrawn
+ *
+ * The glue then publishes the hand-over, releases the write side
+ * (compsc_writer_release(): the version bump the guest restores on) and
+ * kicks the guest.
+ */
+void compsc_host_give(struct compsc_host_area *a,
+		      const struct compsc_stream_view *v, bool logging)
+{
+	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
+	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
+	struct compsc_counter_desc *live = compsc_host_sec(a->va,
+							   a->hdr.counter_off);
+	__le64 *saved = compsc_host_sec(a->va, a->hdr.saved_off);
+	struct compsc_area_ctl *ctl = compsc_host_ctl(a);
+	struct compsc_rec_counter c;
+	struct compsc_rec_reg r;
+	u32 i;
+
+	for (i = 0; i < a->lists.nr_regs; i++) {
+		memcpy(&r, rr->data + i * sizeof(r), sizeof(r));
+		WRITE_ONCE(saved[i], r.value);
+	}
+	for (i = 0; i < a->lists.nr_ctrs; i++) {
+		memcpy(&c, rc->data + i * sizeof(c), sizeof(c));
+		WRITE_ONCE(live[i].hw_final, c.hw_final);
+		smp_wmb();	/* hw_final before the flag that makes it valid */
+		WRITE_ONCE(live[i].flags, live[i].flags | COMPSC_CTR_F_SAVED);
+	}
+	WRITE_ONCE(ctl->host_status, 0);
+	if (!logging)
+		WRITE_ONCE(ctl->flags,
+			   ctl->flags & ~cpu_to_le32(COMPSC_F_DIRTY_LOG));
+}
+COMPSC_EXPORT(compsc_host_give);
+
+/**
+ * compsc_host_dirty_round() - @on: start a dirty-logging round (a new
+ * generation, then the flag: a driver that sees the flag sees the round);
+ * off: stop asking the guest driver to mark pages
+ * @ctl: the area's control line (live, or a copy the glue writes back in
+ *	field order: dirty_gen before flags)
+ */
+void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on)
+{
+	u32 flags = le32_to_cpu(READ_ONCE(ctl->flags));
+
+	if (on) {
+		WRITE_ONCE(ctl->dirty_gen,
+			   cpu_to_le64(le64_to_cpu(ctl->dirty_gen) + 1));
+		smp_wmb();
+		flags |= COMPSC_F_DIRTY_LOG;
+	} else {
+		flags &= ~COMPSC_F_DIRTY_LOG;
+	}
+	WRITE_ONCE(ctl->flags, cpu_to_le32(flags));
+}
+COMPSC_EXPORT(compsc_host_dirty_round);
+
+/*
+ * Host-emulated counters: the host keeps a 32-bit base per statistics
+ * register and adds it to every guest read (wrapping, as the registers
+ * do), so the registers a guest reads continue across a migration even
+ * when its driver keeps no totals of its own. These three functions are
+ * the whole rule: what the source sends, what the destination accepts and
+ * the base it derives.
+ */
+
+/**
+ * compsc_host_read_stats() - the statistics registers as the guest reads
+ * them, as COMPSC_REC_HOST_COUNTERS records
+ * @d: the device; @base: the bases this host adds now (NULL: none)
+ * @out: d->dm->nr_stats records
+ */
+void compsc_host_read_stats(const struct compsc_host_dev *d, const u32 *base,
+			    struct compsc_rec_counter *out)
+{
+	const struct compsc_devmodel *dm = d->dm;
+	u32 i;
+
+	for (i = 0; i < dm->nr_stats; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].offset = cpu_to_le32(dm->stats[i]);
+		out[i].width = 4;
+		out[i].kind = COMPSC_REG_COUNTER_RO;
+		out[i].hw_final = cpu_to_le32(compsc_rd32(d->bar, dm->stats[i]) +
+					      (base ? base[i] : 0));
+	}
+}
+COMPSC_EXPORT(compsc_host_read_stats);
+
+/**
+ * compsc_host_stats_check() - a COMPSC_REC_HOST_COUNTERS record is exactly
+ * the model's statistics list, in order
+ *
+ * Return: 0 or -COMPSC_EMALFORMED (a stream from a host with another list:
+ * refuse it whole, before anything is applied).
+ */
+int compsc_host_stats_check(const struct compsc_devmodel *dm,
+			    const struct compsc_stream_rec *rec)
+{
+	struct compsc_rec_counter c;
+	u32 i;
+
+	if (rec->len != dm->nr_stats * sizeof(c))
+		return -COMPSC_EMALFORMED;
+	for (i = 0; i < dm->nr_stats; i++) {
+		memcpy(&c, rec->data + i * sizeof(c), sizeof(c));
+		if (le32_to_cpu(c.offset) != dm->stats[i] || c.bar || c.total)
+			return -COMPSC_EMALFORMED;
+	}
+	return 0;
+}
+COMPSC_EXPORT(compsc_host_stats_check);
+
+/**
+ * compsc_host_stats_base() - destination: the base for each statistics
+ * register that makes it continue from the source's last value
+ * @d: the device; @rec: a record compsc_host_stats_check() accepted
+ * @base: d->dm->nr_stats bases out
+ */
+void compsc_host_stats_base(const struct compsc_host_dev *d,
+			    const struct compsc_stream_rec *rec, u32 *base)
+{
+	const struct compsc_devmodel *dm = d->dm;
+	struct compsc_rec_counter c;
+	u32 i;
+
+	for (i = 0; i < dm->nr_stats; i++) {
+		memcpy(&c, rec->data + i * sizeof(c), sizeof(c));
+		base[i] = le32_to_cpu(c.hw_final) -
+			  compsc_rd32(d->bar, dm->stats[i]);
+	}
+}
+COMPSC_EXPORT(compsc_host_stats_base);
