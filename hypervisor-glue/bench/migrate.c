@@ -112,7 +112,6 @@ static int bench_save_pf(struct bench_mig *m)
 /* STOP -> STOP_COPY with the device held: the stream, into bv->stream. */
 static void bench_save(struct bench_mig *m)
 {
-	u32 room = le32_to_cpu(m->area.hdr.replay_len);
 	struct bench_vf *bv = m->bv;
 	struct compsc_ident id;
 	int ret;
@@ -122,7 +121,8 @@ static void bench_save(struct bench_mig *m)
 		bench_fail(m, ret, "PF cannot export the VF's state: %d", ret);
 		return;
 	}
-	m->save.replay = kvmalloc(2 * (size_t)room + 1, GFP_KERNEL);
+	m->save.replay = kvmalloc(compsc_host_replay_bytes(&m->area),
+				  GFP_KERNEL);
 	if (!m->save.replay) {
 		bench_fail(m, -ENOMEM, "out of memory");
 		return;

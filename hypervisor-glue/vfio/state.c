@@ -124,7 +124,6 @@ static int cvf_build(struct cvf_dev *cvf, struct cvf_save *s, u8 *out)
 /* The optional sections: the PF's (if it exports), host counters (if on). */
 static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
 {
-	u32 room = le32_to_cpu(cvf->area->h.hdr.replay_len);
 	int ret;
 
 	ret = compsc_host_pf_export(cvf_pdev(cvf), &s->pf);
@@ -136,7 +135,8 @@ static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
 		s->host.stats = s->stats;
 		s->host.nr_stats = COMPSC_82576VF_NR_STATS;
 	}
-	s->host.replay = kvmalloc(2 * (size_t)room + 1, GFP_KERNEL);
+	s->host.replay = kvmalloc(compsc_host_replay_bytes(&cvf->area->h),
+				  GFP_KERNEL);
 	return s->host.replay ? 0 : -ENOMEM;
 }
 

@@ -317,12 +317,29 @@ int compsc_host_pack_replay(const struct compsc_host_area *a, u8 *out,
 }
 COMPSC_EXPORT(compsc_host_pack_replay);
 
+/* The packed log's room, rounded so that the scratch copy after it is aligned. */
+static u32 compsc_host_replay_room(const struct compsc_host_area *a)
+{
+	return (le32_to_cpu(a->hdr.replay_len) + 7u) & ~7u;
+}
+
+/**
+ * compsc_host_replay_bytes() - what struct compsc_host_save.replay must
+ * hold for @a: the packed log and an aligned scratch copy of the guest's
+ */
+u32 compsc_host_replay_bytes(const struct compsc_host_area *a)
+{
+	return 2 * compsc_host_replay_room(a);
+}
+COMPSC_EXPORT(compsc_host_replay_bytes);
+
 /**
  * compsc_host_save() - the held device's state as one stream
  * @a: the checked area, held
  * @d: the device, queues stopped
  * @id: the source VF's identity
  * @s: workspace; the caller sets @s->pf, @s->stats and @s->replay
+ *	(compsc_host_replay_bytes() bytes, 8-byte aligned)
  * @out: the stream
  * @cap: room in @out (COMPSC_HOST_STREAM_MAX always suffices)
  *
@@ -334,7 +351,7 @@ int compsc_host_save(const struct compsc_host_area *a,
 		     void *out, u32 cap)
 {
 	const u16 mand = COMPSC_REC_F_MANDATORY;
-	u32 room = le32_to_cpu(a->hdr.replay_len);
+	u32 room = compsc_host_replay_room(a);
 	const struct compsc_host_lists *l = &a->lists;
 	struct compsc_stream_writer w;
 	int ret;

@@ -6,6 +6,7 @@
  * committed so that replay needs neither this program nor clang. The
  * target directories must exist (the make rule creates them).
  */
+#include <compsc/mbx.h>
 #include "fuzz_common.h"
 
 static const char *root;
@@ -131,6 +132,70 @@ static void area_seeds(void)
 	put(t, "header_only", a, 64);
 }
 
+/* Areas as the host side sees them: BAR0 lists only. */
+static void host_area_seeds(void)
+{
+	static uint64_t mem[8192 / 8];
+	struct compsc_layout_req req = { .nr_cpus = 2, .reg_max = 8,
+					 .counter_max = 4, .replay_recs = 2 };
+	struct compsc_area_hdr *a = (void *)mem;
+	const char *t = "fuzz_host_area";
+	u32 size = compsc_area_size(&req), mac[2] = { 0x11223344, 0x5566 };
+	struct compsc_replay log;
+
+	compsc_area_init(a, size, &req);
+	put(t, "empty", a, size);
+	compsc_area_add_reg(a, 0, 0x028, 4, COMPSC_REG_PLAIN);
+	compsc_area_add_reg(a, 0, 0x038, 4, COMPSC_REG_PLAIN);
+	compsc_area_add_reg(a, 0, 0x010, 4, COMPSC_REG_PLAIN);
+	compsc_area_add_counter(a, 0, 0x1000, COMPSC_REG_COUNTER_RO);
+	compsc_replay_init(&log, compsc_area_replay(a), a->replay_len, NULL, 0);
+	compsc_replay_put(&log, 7, mac, sizeof(mac));
+	put(t, "good", a, size);
+	/* a replay room that is no multiple of 8: the scratch copy stays aligned */
+	a->replay_len -= 6;
+	put(t, "odd_replay_len", a, size);
+	a->replay_len += 6;
+	compsc_area_ctl(a)->version = 1;	/* handed over, not restored */
+	put(t, "not_restored", a, size);
+}
+
+/* Packed logs: empty, one record, several with a delete. */
+static void replay_seeds(void)
+{
+	static uint64_t mem[4096 / 8];
+	static u8 out[4096];
+	const char *t = "fuzz_replay_unpack";
+	u32 v = 1500, mac[2] = { 0x11223344, 0x5566 };
+	struct compsc_replay log;
+
+	compsc_replay_init(&log, mem, sizeof(mem), NULL, 0);
+	put(t, "empty", out, (size_t)compsc_replay_pack(&log, out, sizeof(out)));
+	compsc_replay_put(&log, 1, mac, sizeof(mac));
+	put(t, "one", out, (size_t)compsc_replay_pack(&log, out, sizeof(out)));
+	compsc_replay_put(&log, 2, &v, sizeof(v));
+	compsc_replay_put(&log, 3, &v, sizeof(v));
+	compsc_replay_del(&log, 2);
+	put(t, "several", out, (size_t)compsc_replay_pack(&log, out, sizeof(out)));
+}
+
+/* Registration messages: register, unregister, misaligned, old ABI. */
+static void mbx_seeds(void)
+{
+	const char *t = "fuzz_mbx_decode";
+	u32 msg[COMPSC_MBX_AREA_WORDS];
+
+	compsc_mbx_area_encode(msg, COMPSC_MBX_AREA_WORDS, 0x12345000, 8192);
+	put(t, "register", msg, sizeof(msg));
+	msg[1] |= 0x10;
+	put(t, "misaligned", msg, sizeof(msg));
+	msg[1] &= ~0x10u;
+	msg[4] ^= 0x10000;
+	put(t, "other_abi", msg, sizeof(msg));
+	compsc_mbx_area_encode(msg, COMPSC_MBX_AREA_WORDS, 0, 0);
+	put(t, "unregister", msg, sizeof(msg));
+}
+
 int main(int argc, char **argv)
 {
 	root = argc > 1 ? argv[1] : "tests/fuzz/corpus";
@@ -138,6 +203,9 @@ int main(int argc, char **argv)
 	recipe_seeds("fuzz_stream_truncate");
 	recipe_seeds("fuzz_stream_bitflip");
 	area_seeds();
+	host_area_seeds();
+	replay_seeds();
+	mbx_seeds();
 	printf("gen_corpus: seeds written under %s\n", root);
 	return 0;
 }

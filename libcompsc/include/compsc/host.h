@@ -130,7 +130,8 @@ struct compsc_host_dev {
  * @pf: the VF-in-PF state the source PF exported (NULL: no PF section)
  * @stats: host-emulated statistics (NULL: none), @nr_stats records
  * @nr_stats: records in @stats
- * @replay: 2 * hdr.replay_len bytes: the packed log and a scratch copy
+ * @replay: compsc_host_replay_bytes() bytes, 8-byte aligned: the packed
+ *	log and a scratch copy
  * @driver_bytes: out: the packed replay log's length (0: none)
  */
 struct compsc_host_save {
@@ -193,6 +194,7 @@ int compsc_host_save(const struct compsc_host_area *a,
 		     const struct compsc_ident *id, struct compsc_host_save *s,
 		     void *out, u32 cap);
 u32 compsc_host_save_bound(const struct compsc_host_area *a, u32 nr_stats);
+u32 compsc_host_replay_bytes(const struct compsc_host_area *a);
 
 int compsc_host_load(const struct compsc_host_area *a, const void *buf,
 		     u32 len, const struct compsc_ident *id,
