@@ -17,8 +17,10 @@ around a migration, the median of REPS migrations back and forth per mode
 Everything runs under TCG inside TCG: compare within one run only.
 
 Last line, exactly:
-  bench-e2e: compsc_vs_pv=R1 compsc_vs_unplug=R2 converged=yes|no
+  bench-e2e: compsc_vs_pv=R1 compsc_vs_unplug=R2 converged=yes|no compsc_vs_qemu=R3
 R1, R2 are ratios of peer-seen downtime with CompSC using DMA logging;
+R3 is that downtime over QEMU's own reported downtime for the same
+migrations (medians of both): what the device adds to QEMU's switch-over;
 converged=yes when that migration completed with QEMU's default
 parameters (so the DMA log, not the all-dirty fallback, let it converge).
 """
@@ -34,7 +36,7 @@ from compscvm import Peer  # noqa: E402
 from nested import ALL_DIRTY, DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT  # noqa: E402
 
 PING_INTERVAL = 0.05
-REPS = 3                 # migrations per mode, back and forth; median reported
+REPS = 5                 # migrations per mode, back and forth; median reported
 CONVERGE_TIMEOUT = 240   # s of pre-copy before "does not converge"
 RESUME_TIMEOUT = 90      # s after the switch-over for the peer to hear back
 
@@ -236,6 +238,14 @@ def ratio(num: dict, den: dict) -> str:
     return f"{num['peer_gap_s'] / den['peer_gap_s']:.2f}"
 
 
+def vs_qemu(r: dict) -> str:
+    """Peer-seen downtime over QEMU's reported downtime (medians), or nan."""
+    qd = [d for d in r.get("qemu_downtime_ms", []) if d]
+    if r["peer_gap_s"] is None or not qd:
+        return "nan"
+    return f"{r['peer_gap_s'] / (statistics.median(qd) / 1000.0):.2f}"
+
+
 def report(results: dict) -> int:
     log = results["compsc-log"]
     converged = log["status"] == "completed" and log["peer_gap_s"] is not None
@@ -244,7 +254,8 @@ def report(results: dict) -> int:
         for k, v in results.items()))
     print(f"bench-e2e: compsc_vs_pv={ratio(log, results['virtio'])} "
           f"compsc_vs_unplug={ratio(log, results['unplug'])} "
-          f"converged={'yes' if converged else 'no'}")
+          f"converged={'yes' if converged else 'no'} "
+          f"compsc_vs_qemu={vs_qemu(log)}")
     return 0
 
 
