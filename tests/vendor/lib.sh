@@ -130,7 +130,9 @@ vendor_checkpatch() {
 	vendor_checkpatch_get
 	for p in $(vendor_series "$series"); do
 		log=$OUT/checkpatch-$(basename "$p" .patch).log
-		perl "$CHECKPATCH" --strict --no-tree --no-color --show-types "$p" >"$log" 2>&1 || true
+		# in OUT: checkpatch leaves a camelcase cache in its working dir
+		(cd "$OUT" && perl "$CHECKPATCH" --strict --no-tree --no-color \
+			--show-types "$p") >"$log" 2>&1 || true
 		bad=$(grep -E '^(ERROR|WARNING):' "$log" | grep -vc '^WARNING:FILE_PATH_CHANGES:' || true)
 		if [ "$bad" != 0 ]; then
 			grep -E -A4 '^(ERROR|WARNING):' "$log" >&2
