@@ -333,6 +333,75 @@ const struct compsc_replay_rec *compsc_replay_get(const struct compsc_replay *l,
 }
 COMPSC_EXPORT(compsc_replay_get);
 
+/* ---- sets ---------------------------------------------------------------- */
+
+/*
+ * Index in the log of the member of @set whose identity bytes equal
+ * @id, or the count when absent. A linear scan: logs hold a few hundred
+ * records at most and sets change on configuration paths only.
+ */
+static u32 __set_find(const struct compsc_replay *l, u32 set, const u8 *id,
+		      u32 id_off, u32 id_len)
+{
+	u32 n = __replay_count(l), i;
+	const struct compsc_replay_rec *r;
+
+	for (i = 0; i < n; i++) {
+		r = &l->recs[i];
+		if ((le32_to_cpu(r->key) & ~COMPSC_REPLAY_SET_MASK) == set &&
+		    le16_to_cpu(r->len) >= id_off + id_len &&
+		    !memcmp(r->data + id_off, id, id_len))
+			break;
+	}
+	return i;
+}
+
+static int __set_args_ok(const struct compsc_replay *l, u32 set, u32 len,
+			 u32 id_off, u32 id_len)
+{
+	if (!l || !l->hdr || (set & COMPSC_REPLAY_SET_MASK) || !id_len ||
+	    id_off + id_len > len || len > COMPSC_REPLAY_DATA_MAX)
+		return -COMPSC_EINVAL;
+	return l->in_opset ? -COMPSC_ESTATE : 0;
+}
+
+int compsc_replay_set_put(struct compsc_replay *l, u32 set, const void *data,
+			  u32 len, u32 id_off, u32 id_len)
+{
+	const u8 *id = (const u8 *)data + id_off;
+	u32 n, i, m;
+	int ret = __set_args_ok(l, set, len, id_off, id_len);
+
+	if (ret || !data)
+		return ret ? ret : -COMPSC_EINVAL;
+	n = __replay_count(l);
+	i = __set_find(l, set, id, id_off, id_len);
+	if (i < n)
+		return compsc_replay_put(l, le32_to_cpu(l->recs[i].key), data,
+					 len);
+	/* a new member takes the lowest free number of the set */
+	for (m = 0; m <= COMPSC_REPLAY_SET_MASK; m++)
+		if (__replay_find(l->recs, n, set | m) == n)
+			return compsc_replay_put(l, set | m, data, len);
+	return -COMPSC_ENOSPC;
+}
+COMPSC_EXPORT(compsc_replay_set_put);
+
+int compsc_replay_set_del(struct compsc_replay *l, u32 set, const void *data,
+			  u32 id_off, u32 id_len)
+{
+	u32 i;
+	int ret = __set_args_ok(l, set, id_off + id_len, id_off, id_len);
+
+	if (ret || !data)
+		return ret ? ret : -COMPSC_EINVAL;
+	i = __set_find(l, set, (const u8 *)data + id_off, id_off, id_len);
+	if (i < __replay_count(l))
+		__replay_apply_del(l, le32_to_cpu(l->recs[i].key));
+	return 0;
+}
+COMPSC_EXPORT(compsc_replay_set_del);
+
 /* ---- packed form (the stream's DRIVER record) --------------------------- */
 
 #define PACK_HDR	((u32)sizeof(struct compsc_replay_pack_hdr))

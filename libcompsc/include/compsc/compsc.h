@@ -288,6 +288,20 @@ const struct compsc_replay_rec *compsc_replay_at(const struct compsc_replay *l,
 const struct compsc_replay_rec *compsc_replay_get(const struct compsc_replay *l,
 						  u32 key);
 /*
+ * Sets (addresses, VLAN filters): a set is a key with its low 16 bits
+ * clear, each member a record keyed set | n whose data holds the member's
+ * identity at [@id_off, @id_off + @id_len). Adding a member again replaces
+ * its record, deleting it removes the record: the log holds each member
+ * once, however often it came and went. Not in an opset (-COMPSC_ESTATE).
+ */
+#define COMPSC_REPLAY_SET_MASK	0xffffu
+/** compsc_replay_set_put() - add or rewrite the member of @set that @data names. */
+int compsc_replay_set_put(struct compsc_replay *l, u32 set, const void *data,
+			  u32 len, u32 id_off, u32 id_len);
+/** compsc_replay_set_del() - remove the member of @set that @data names (absent is fine). */
+int compsc_replay_set_del(struct compsc_replay *l, u32 set, const void *data,
+			  u32 id_off, u32 id_len);
+/*
  * compsc_replay_pack() - the log in its packed form (struct
  * compsc_replay_pack_hdr), for a migration stream: records in replay order,
  * only the data bytes in use, little-endian, deterministic (the same log
