@@ -318,6 +318,8 @@ static int compsc_vf_shift_rings(struct compsc_vf *vf)
 	u32 i, n;
 
 	n = vf->ops->get_rings(vf, rings);
+	if (n && !vf->desc->nr_regs)
+		return -ENOENT;		/* no head registers: nothing saved */
 	for (i = 0; i < n; i++) {
 		if (rings[i].head >= vf->desc->nr_regs)
 			return -EINVAL;
@@ -365,7 +367,10 @@ static void compsc_vf_restore(struct compsc_vf *vf)
 	vf->restore_msgs = compsc_vf_restore_pf(vf);
 	compsc_vf_stats_rebase(vf);
 	n = compsc_vf_shift_rings(vf);
-	if (n < 0) {
+	if (n == -ENOENT) {
+		dev_info(vf->dev, "CompSC: ring heads not saved, resetting\n");
+		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
+	} else if (n < 0) {
 		dev_err(vf->dev, "CompSC: bad saved ring state, resetting\n");
 		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
 	} else if (n > 0) {

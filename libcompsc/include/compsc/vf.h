@@ -131,7 +131,10 @@ struct compsc_vf_desc {
  *	there was nothing to send, -errno when the PF refused it. Without it
  *	each record's data goes through @send
  * @get_rings: fill up to COMPSC_VF_MAX_RINGS rings; 0 when the queues are
- *	not configured (interface down), no ring is then touched
+ *	not configured (interface down), no ring is then touched. A device
+ *	with no head register in its BAR (virtchnl: the heads live in the PF)
+ *	lists no registers: its rings cannot be shifted, and the restore
+ *	resets it the driver's own way
  * @restore_queues: program the queues from driver memory with every head
  *	at 0 and every tail at the rotated producer index
  * @rearm_irqs: unmask and raise every interrupt so the handlers catch up;
