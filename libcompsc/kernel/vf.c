@@ -476,6 +476,31 @@ bool compsc_vf_tryenter_xmit(struct compsc_vf *vf)
 	return false;
 }
 
+int compsc_vf_run(struct compsc_vf *vf, unsigned int timeout_ms,
+		  work_func_t fn, struct work_struct *work)
+{
+	if (compsc_vf_enter(vf, timeout_ms))
+		return -EBUSY;
+	fn(work);
+	compsc_vf_leave(vf);
+	return 0;
+}
+
+int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
+			int (*poll)(struct napi_struct *napi, int budget))
+{
+	struct compsc_vf *vf = compsc_vf_of(napi->dev);
+	int done;
+
+	if (!compsc_vf_tryenter(vf)) {
+		napi_complete_done(napi, 0);
+		return 0;
+	}
+	done = poll(napi, budget);
+	compsc_vf_exit(vf);
+	return done;
+}
+
 int compsc_vf_ethtool_begin(struct net_device *netdev)
 {
 	return compsc_vf_enter(compsc_vf_of(netdev), COMPSC_VF_WAIT_MS);

@@ -336,6 +336,30 @@ void compsc_vf_enter_wait(struct compsc_vf *vf);
 void compsc_vf_enter_reset(struct compsc_vf *vf);
 /** compsc_vf_kick() - run the retry task (restore while down, restart). */
 void compsc_vf_kick(struct compsc_vf *vf);
+/**
+ * compsc_vf_run() - run a work function inside the read side
+ * @vf: CompSC state, NULL in stock mode
+ * @timeout_ms: how long to wait for the host (0: do not wait)
+ * @fn: the driver's work function, called with @work
+ * @work: its work item
+ *
+ * For drivers whose device work happens in work items with many exits
+ * (virtchnl's watchdog, admin queue and reset tasks). Returns 0 when @fn
+ * ran, -EBUSY when the host held the device (the driver requeues).
+ */
+int compsc_vf_run(struct compsc_vf *vf, unsigned int timeout_ms,
+		  work_func_t fn, struct work_struct *work);
+/**
+ * compsc_vf_napi_poll() - run a NAPI poll function inside the read side
+ * @napi: the NAPI context (its device's CompSC state is used)
+ * @budget: as for any poll
+ * @poll: the driver's poll function
+ *
+ * While the host holds the device NAPI completes with no work done, and
+ * the retry task schedules it again once the device is back.
+ */
+int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
+			int (*poll)(struct napi_struct *napi, int budget));
 
 /**
  * compsc_vf_tryenter_rx_mode() - compsc_vf_tryenter() for ndo_set_rx_mode
