@@ -402,6 +402,129 @@ int compsc_replay_set_del(struct compsc_replay *l, u32 set, const void *data,
 }
 COMPSC_EXPORT(compsc_replay_set_del);
 
+/* Remove the records whose key bits under @mask are @key's */
+static int __replay_del_masked(struct compsc_replay *l, u32 key, u32 mask)
+{
+	u32 i = 0;
+
+	if (!l || !l->hdr)
+		return -COMPSC_EINVAL;
+	if (l->in_opset)
+		return -COMPSC_ESTATE;
+	while (i < __replay_count(l))
+		if ((le32_to_cpu(l->recs[i].key) & mask) == key)
+			__replay_apply_del(l, le32_to_cpu(l->recs[i].key));
+		else
+			i++;
+	return 0;
+}
+
+int compsc_replay_set_clear(struct compsc_replay *l, u32 set)
+{
+	return __replay_del_masked(l, set, ~COMPSC_REPLAY_SET_MASK);
+}
+COMPSC_EXPORT(compsc_replay_set_clear);
+
+int compsc_replay_clear(struct compsc_replay *l)
+{
+	return __replay_del_masked(l, 0, 0);
+}
+COMPSC_EXPORT(compsc_replay_clear);
+
+/* ---- list messages ------------------------------------------------------ */
+
+static int __list_ok(const struct compsc_replay_list *t)
+{
+	return t && !(t->set & COMPSC_REPLAY_SET_MASK) && t->elem &&
+	       t->cnt + 2u <= t->hdr && t->id <= t->elem &&
+	       (u32)t->pre + t->hdr + t->elem <= COMPSC_REPLAY_DATA_MAX;
+}
+
+static u16 __list_count(const struct compsc_replay_list *t, const u8 *msg)
+{
+	u16 n;
+
+	memcpy(&n, msg + t->cnt, sizeof(n));
+	return n;
+}
+
+int compsc_replay_list_put(struct compsc_replay *l,
+			   const struct compsc_replay_list *t, const void *pre,
+			   const void *msg, u32 len, int del)
+{
+	u8 rec[COMPSC_REPLAY_DATA_MAX];
+	u32 off, i, n;
+	u16 one = 1;
+	int ret = 0;
+
+	if (!l || !l->hdr || !__list_ok(t) || !msg || (t->pre && !pre))
+		return -COMPSC_EINVAL;
+	if (len < t->hdr)
+		return -COMPSC_EMALFORMED;
+	n = __list_count(t, msg);
+	if (len != t->hdr + n * t->elem)
+		return -COMPSC_EMALFORMED;
+	if (!t->id && del)
+		return -COMPSC_EINVAL;
+	off = t->pre + t->hdr;
+	memcpy(rec, pre, t->pre);
+	memcpy(rec + t->pre, msg, t->hdr);
+	memcpy(rec + t->pre + t->cnt, &one, sizeof(one));
+	if (!t->id)
+		ret = compsc_replay_set_clear(l, t->set);
+	for (i = 0; i < n && !ret; i++) {
+		memcpy(rec + off, (const u8 *)msg + t->hdr + i * t->elem,
+		       t->elem);
+		if (!t->id)
+			ret = compsc_replay_put(l, t->set | i, rec,
+						off + t->elem);
+		else if (del)
+			ret = compsc_replay_set_del(l, t->set, rec, off, t->id);
+		else
+			ret = compsc_replay_set_put(l, t->set, rec,
+						    off + t->elem, off, t->id);
+	}
+	return ret;
+}
+COMPSC_EXPORT(compsc_replay_list_put);
+
+static int __list_member(const struct compsc_replay *l, u32 i, u32 set)
+{
+	const struct compsc_replay_rec *r = compsc_replay_at(l, i);
+
+	return r && (le32_to_cpu(r->key) & ~COMPSC_REPLAY_SET_MASK) == set;
+}
+
+int compsc_replay_list_gather(const struct compsc_replay *l,
+			      const struct compsc_replay_list *t, u32 i,
+			      void *buf, u32 cap)
+{
+	const struct compsc_replay_rec *r = compsc_replay_at(l, i);
+	u32 head = t ? (u32)t->pre + t->hdr : 0, len, n;
+	u16 cnt;
+
+	if (!r || !__list_ok(t) || !buf || !__list_member(l, i, t->set) ||
+	    le16_to_cpu(r->len) != head + t->elem)
+		return -COMPSC_EINVAL;
+	if (i && __list_member(l, i - 1, t->set))
+		return 0;
+	for (n = 0, len = head; __list_member(l, i + n, t->set); n++) {
+		r = compsc_replay_at(l, i + n);
+		if (le16_to_cpu(r->len) != head + t->elem)
+			return -COMPSC_EINVAL;
+		if (len + t->elem > cap || n == 0xffff)
+			return -COMPSC_ENOSPC;
+		if (!n)
+			memcpy(buf, r->data, head);
+		memcpy((u8 *)buf + len, r->data + head, t->elem);
+		len += t->elem;
+	}
+	cnt = (u16)n;
+	memcpy((u8 *)buf + t->pre + t->cnt, &cnt, sizeof(cnt));
+	return (int)len;
+}
+COMPSC_EXPORT(compsc_replay_list_gather);
+
 /* ---- packed form (the stream's DRIVER record) --------------------------- */
 
 #define PACK_HDR	((u32)sizeof(struct compsc_replay_pack_hdr))

@@ -301,6 +301,38 @@ int compsc_replay_set_put(struct compsc_replay *l, u32 set, const void *data,
 /** compsc_replay_set_del() - remove the member of @set that @data names (absent is fine). */
 int compsc_replay_set_del(struct compsc_replay *l, u32 set, const void *data,
 			  u32 id_off, u32 id_len);
+/** compsc_replay_set_clear() - remove every member of @set. */
+int compsc_replay_set_clear(struct compsc_replay *l, u32 set);
+/** compsc_replay_clear() - remove every record (the PF forgot the VF: a reset). */
+int compsc_replay_clear(struct compsc_replay *l);
+
+/*
+ * List messages (virtchnl's address, VLAN, queue and vector lists): a
+ * header of @hdr bytes whose u16 (CPU order) at @cnt counts the elements
+ * that follow, @elem bytes each. Each element becomes a member of @set:
+ * a record of @pre caller bytes (an opcode), the header counting 1 and
+ * the element. With @id, an element's first @id bytes name it (see the
+ * sets above); with @id 0 each message replaces the whole set, members
+ * numbered in order, and compsc_replay_list_gather() makes them one
+ * message again.
+ */
+struct compsc_replay_list {
+	u32 set;
+	u16 pre, hdr, cnt, elem, id;
+};
+/** compsc_replay_list_put() - add (or with @del remove) the elements of @msg; -COMPSC_EMALFORMED on a bad length. */
+int compsc_replay_list_put(struct compsc_replay *l,
+			   const struct compsc_replay_list *t, const void *pre,
+			   const void *msg, u32 len, int del);
+/*
+ * compsc_replay_list_gather() - record @i and the members of its set that
+ * follow it as one message in @buf (@pre bytes, header with the count,
+ * elements): returns its bytes, 0 when record @i follows a member of the
+ * same set (it went out with that one), -COMPSC_ENOSPC if @cap is short.
+ */
+int compsc_replay_list_gather(const struct compsc_replay *l,
+			      const struct compsc_replay_list *t, u32 i,
+			      void *buf, u32 cap);
 /*
  * compsc_replay_pack() - the log in its packed form (struct
  * compsc_replay_pack_hdr), for a migration stream: records in replay order,
