@@ -221,14 +221,22 @@ void compsc_vf_msg_answered(struct compsc_vf *vf, u32 op, bool ok)
 				     op, compsc_strerror(err));
 }
 
-/* Send what record @i stands for: 0 sent, 1 nothing to send, -errno */
+/* Send what record @i stands for: 0 sent, 1 nothing to send, -errno.
+ * The driver builds it in @msg: an answer to the message sent last will
+ * not come anyway, the device is a fresh one.
+ */
 static int compsc_vf_replay_one(struct compsc_vf *vf, u32 i)
 {
 	const struct compsc_replay_rec *rec = compsc_replay_at(&vf->log, i);
+	int n;
 
-	if (vf->ops->replay)
-		return vf->ops->replay(vf, &vf->log, i);
-	return vf->ops->send(vf, rec->data, le16_to_cpu(rec->len));
+	if (!vf->ops->replay || !vf->msg)
+		return vf->ops->send(vf, rec->data, le16_to_cpu(rec->len));
+	clear_bit(COMPSC_VF_MSG_PENDING, &vf->flags);
+	n = vf->ops->replay(&vf->log, i, vf->msg, COMPSC_VF_MSG_MAX);
+	if (n <= 0)
+		return n ? -EINVAL : 1;
+	return vf->ops->send(vf, vf->msg, n);
 }
 
 /* Ask the new PF for everything the old one had been told, in order. No

@@ -126,10 +126,11 @@ struct compsc_vf_desc {
  * @msg_log: optional, for opcode-and-buffer channels (virtchnl): apply a
  *	message the PF accepted to the log (sets, last write per key), under
  *	the log lock; returns 0 or a negative COMPSC_E* code
- * @replay: optional, send what log record @i stands for (virtchnl: the
- *	members of a set that goes out as one message); 0 when sent, 1 when
- *	there was nothing to send, -errno when the PF refused it. Without it
- *	each record's data goes through @send
+ * @replay: optional, with @msg_log: build in @buf the message log record
+ *	@i stands for (virtchnl: the members of a set that goes out as one
+ *	message), which the helper sends through @send; returns its bytes,
+ *	0 when there is nothing to send, or a negative COMPSC_E* code.
+ *	Without it each record's data goes through @send as it is
  * @get_rings: fill up to COMPSC_VF_MAX_RINGS rings; 0 when the queues are
  *	not configured (interface down), no ring is then touched. A device
  *	with no head register in its BAR (virtchnl: the heads live in the PF)
@@ -150,8 +151,8 @@ struct compsc_vf_ops {
 	u32 (*msg_key)(struct compsc_vf *vf, const u32 *msg, u32 *len);
 	int (*msg_log)(struct compsc_replay *log, u32 op, const void *msg,
 		       u32 len);
-	int (*replay)(struct compsc_vf *vf, const struct compsc_replay *log,
-		      u32 i);
+	int (*replay)(const struct compsc_replay *log, u32 i, u8 *buf,
+		      u32 cap);
 	u32 (*get_rings)(struct compsc_vf *vf, struct compsc_vf_ring *rings);
 	void (*restore_queues)(struct compsc_vf *vf);
 	void (*rearm_irqs)(struct compsc_vf *vf, bool route);
