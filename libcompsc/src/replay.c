@@ -437,7 +437,8 @@ static int __list_ok(const struct compsc_replay_list *t)
 {
 	return t && !(t->set & COMPSC_REPLAY_SET_MASK) && t->elem &&
 	       t->cnt + 2u <= t->hdr && t->id <= t->elem &&
-	       (u32)t->pre + t->hdr + t->elem <= COMPSC_REPLAY_DATA_MAX;
+	       (u32)t->pre + t->hdr + t->elem + (t->id ? t->pad : 0) <=
+	       COMPSC_REPLAY_DATA_MAX;
 }
 
 static u16 __list_count(const struct compsc_replay_list *t, const u8 *msg)
@@ -462,11 +463,12 @@ int compsc_replay_list_put(struct compsc_replay *l,
 	if (len < t->hdr)
 		return -COMPSC_EMALFORMED;
 	n = __list_count(t, msg);
-	if (len != t->hdr + n * t->elem)
+	if (len != t->hdr + n * t->elem + t->pad)
 		return -COMPSC_EMALFORMED;
 	if (!t->id && del)
 		return -COMPSC_EINVAL;
 	off = t->pre + t->hdr;
+	memset(rec, 0, sizeof(rec));	/* the padding of a named member */
 	memcpy(rec, pre, t->pre);
 	memcpy(rec + t->pre, msg, t->hdr);
 	memcpy(rec + t->pre + t->cnt, &one, sizeof(one));
@@ -482,7 +484,8 @@ int compsc_replay_list_put(struct compsc_replay *l,
 			ret = compsc_replay_set_del(l, t->set, rec, off, t->id);
 		else
 			ret = compsc_replay_set_put(l, t->set, rec,
-						    off + t->elem, off, t->id);
+						    off + t->elem + t->pad, off,
+						    t->id);
 	}
 	return ret;
 }
@@ -519,9 +522,12 @@ int compsc_replay_list_gather(const struct compsc_replay *l,
 		memcpy((u8 *)buf + len, r->data + head, t->elem);
 		len += t->elem;
 	}
+	if (len + t->pad > cap)
+		return -COMPSC_ENOSPC;
+	memset((u8 *)buf + len, 0, t->pad);
 	cnt = (u16)n;
 	memcpy((u8 *)buf + t->pre + t->cnt, &cnt, sizeof(cnt));
-	return (int)len;
+	return (int)(len + t->pad);
 }
 COMPSC_EXPORT(compsc_replay_list_gather);
 

@@ -309,16 +309,17 @@ int compsc_replay_clear(struct compsc_replay *l);
 /*
  * List messages (virtchnl's address, VLAN, queue and vector lists): a
  * header of @hdr bytes whose u16 (CPU order) at @cnt counts the elements
- * that follow, @elem bytes each. Each element becomes a member of @set:
- * a record of @pre caller bytes (an opcode), the header counting 1 and
- * the element. With @id, an element's first @id bytes name it (see the
- * sets above); with @id 0 each message replaces the whole set, members
- * numbered in order, and compsc_replay_list_gather() makes them one
- * message again.
+ * that follow, @elem bytes each, then @pad zero bytes (virtchnl's sizes
+ * from before flexible arrays: one element more). Each element becomes a
+ * member of @set: a record of @pre caller bytes (an opcode), the header
+ * counting 1 and the element. With @id, an element's first @id bytes name
+ * it (see the sets above) and the record, padded, is a message of its
+ * own; with @id 0 each message replaces the whole set, members numbered
+ * in order, and compsc_replay_list_gather() makes them one message again.
  */
 struct compsc_replay_list {
 	u32 set;
-	u16 pre, hdr, cnt, elem, id;
+	u16 pre, hdr, cnt, elem, id, pad;
 };
 /** compsc_replay_list_put() - add (or with @del remove) the elements of @msg; -COMPSC_EMALFORMED on a bad length. */
 int compsc_replay_list_put(struct compsc_replay *l,
