@@ -485,7 +485,7 @@ bool compsc_vf_tryenter_xmit(struct compsc_vf *vf)
 }
 
 int compsc_vf_run(struct compsc_vf *vf, unsigned int timeout_ms,
-		  work_func_t fn, struct work_struct *work)
+		  void (*fn)(struct work_struct *work), struct work_struct *work)
 {
 	if (compsc_vf_enter(vf, timeout_ms))
 		return -EBUSY;

@@ -349,7 +349,7 @@ void compsc_vf_kick(struct compsc_vf *vf);
  * ran, -EBUSY when the host held the device (the driver requeues).
  */
 int compsc_vf_run(struct compsc_vf *vf, unsigned int timeout_ms,
-		  work_func_t fn, struct work_struct *work);
+		  void (*fn)(struct work_struct *work), struct work_struct *work);
 /**
  * compsc_vf_napi_poll() - run a NAPI poll function inside the read side
  * @napi: the NAPI context (its device's CompSC state is used)
