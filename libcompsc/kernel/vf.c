@@ -185,19 +185,76 @@ void compsc_vf_mbx_answered(struct compsc_vf *vf, const u32 *reply)
 		compsc_vf_record(vf, key, vf->mbx_msg, len);
 }
 
+void compsc_vf_msg_sent(struct compsc_vf *vf, u32 op, const void *msg,
+			u32 len)
+{
+	if (!vf || !vf->msg)
+		return;
+	spin_lock_bh(&vf->log_lock);
+	clear_bit(COMPSC_VF_MSG_PENDING, &vf->flags);
+	if (len <= COMPSC_VF_MSG_MAX) {
+		memcpy(vf->msg, msg, len);
+		vf->msg_op = op;
+		vf->msg_len = len;
+		set_bit(COMPSC_VF_MSG_PENDING, &vf->flags);
+	}
+	spin_unlock_bh(&vf->log_lock);
+	if (len > COMPSC_VF_MSG_MAX)
+		dev_warn_ratelimited(vf->dev, "CompSC: message %u not kept: %u bytes\n",
+				     op, len);
+}
+
+void compsc_vf_msg_answered(struct compsc_vf *vf, u32 op, bool ok)
+{
+	int err = 0;
+
+	if (!vf || !vf->msg)
+		return;
+	spin_lock_bh(&vf->log_lock);
+	/* an event or a late answer to an older message: keep waiting */
+	if (op == vf->msg_op &&
+	    test_and_clear_bit(COMPSC_VF_MSG_PENDING, &vf->flags) && ok)
+		err = vf->ops->msg_log(&vf->log, op, vf->msg, vf->msg_len);
+	spin_unlock_bh(&vf->log_lock);
+	if (err)
+		dev_warn_ratelimited(vf->dev, "CompSC: message %u not kept: %s\n",
+				     op, compsc_strerror(err));
+}
+
+/* Send what record @i stands for: 0 sent, 1 nothing to send, -errno.
+ * The driver builds it in @msg: an answer to the message sent last will
+ * not come anyway, the device is a fresh one.
+ */
+static int compsc_vf_replay_one(struct compsc_vf *vf, u32 i)
+{
+	const struct compsc_replay_rec *rec = compsc_replay_at(&vf->log, i);
+	int n;
+
+	if (!vf->ops->replay || !vf->msg)
+		return vf->ops->send(vf, rec->data, le16_to_cpu(rec->len));
+	clear_bit(COMPSC_VF_MSG_PENDING, &vf->flags);
+	n = vf->ops->replay(&vf->log, i, vf->msg, COMPSC_VF_MSG_MAX);
+	if (n <= 0)
+		return n ? -EINVAL : 1;
+	return vf->ops->send(vf, vf->msg, n);
+}
+
 /* Ask the new PF for everything the old one had been told, in order. No
  * other context writes the log meanwhile: they all back off while we
  * restore. Returns the messages sent.
  */
 static u32 compsc_vf_replay(struct compsc_vf *vf)
 {
-	const struct compsc_replay_rec *rec;
-	u32 i;
+	u32 i, n = compsc_replay_count(&vf->log), sent = 0;
+	int err;
 
-	for (i = 0; (rec = compsc_replay_at(&vf->log, i)); i++)
-		if (vf->ops->send(vf, rec->data, le16_to_cpu(rec->len)))
+	for (i = 0; i < n; i++) {
+		err = compsc_vf_replay_one(vf, i);
+		if (err < 0)
 			vf->replay_nacks++;
-	return i;
+		sent += err != 1;
+	}
+	return sent;
 }
 
 /* Tell the PF where the area is, with the driver's message or ours */
@@ -269,6 +326,8 @@ static int compsc_vf_shift_rings(struct compsc_vf *vf)
 	u32 i, n;
 
 	n = vf->ops->get_rings(vf, rings);
+	if (n && !vf->desc->nr_regs)
+		return -ENOENT;		/* no head registers: nothing saved */
 	for (i = 0; i < n; i++) {
 		if (rings[i].head >= vf->desc->nr_regs)
 			return -EINVAL;
@@ -316,7 +375,10 @@ static void compsc_vf_restore(struct compsc_vf *vf)
 	vf->restore_msgs = compsc_vf_restore_pf(vf);
 	compsc_vf_stats_rebase(vf);
 	n = compsc_vf_shift_rings(vf);
-	if (n < 0) {
+	if (n == -ENOENT) {
+		dev_info(vf->dev, "CompSC: ring heads not saved, resetting\n");
+		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
+	} else if (n < 0) {
 		dev_err(vf->dev, "CompSC: bad saved ring state, resetting\n");
 		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
 	} else if (n > 0) {
@@ -420,6 +482,31 @@ bool compsc_vf_tryenter_xmit(struct compsc_vf *vf)
 	netif_stop_queue(vf->netdev);
 	compsc_vf_kick(vf);
 	return false;
+}
+
+int compsc_vf_run(struct compsc_vf *vf, unsigned int timeout_ms,
+		  void (*fn)(struct work_struct *work), struct work_struct *work)
+{
+	if (compsc_vf_enter(vf, timeout_ms))
+		return -EBUSY;
+	fn(work);
+	compsc_vf_leave(vf);
+	return 0;
+}
+
+int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
+			int (*poll)(struct napi_struct *napi, int budget))
+{
+	struct compsc_vf *vf = compsc_vf_of(napi->dev);
+	int done;
+
+	if (!compsc_vf_tryenter(vf)) {
+		napi_complete_done(napi, 0);
+		return 0;
+	}
+	done = poll(napi, budget);
+	compsc_vf_exit(vf);
+	return done;
 }
 
 int compsc_vf_ethtool_begin(struct net_device *netdev)
@@ -544,11 +631,13 @@ static void compsc_vf_free(struct compsc_vf *vf)
 {
 	if (vf->area)
 		free_pages((unsigned long)vf->area, vf->order);
+	kfree(vf->msg);
 	kfree(vf->stage);
 	kfree(vf);
 }
 
-static struct compsc_vf *compsc_vf_alloc(const struct compsc_vf_desc *desc)
+static struct compsc_vf *compsc_vf_alloc(const struct compsc_vf_desc *desc,
+					 const struct compsc_vf_ops *ops)
 {
 	struct compsc_vf *vf;
 
@@ -558,7 +647,11 @@ static struct compsc_vf *compsc_vf_alloc(const struct compsc_vf_desc *desc)
 	if (!vf)
 		return NULL;
 	vf->stage = kcalloc(desc->replay_recs, sizeof(*vf->stage), GFP_KERNEL);
-	if (!vf->stage) {
+	if (ops->msg_log)
+		vf->msg = kmalloc(COMPSC_VF_MSG_MAX, GFP_KERNEL);
+	if (!vf->stage || (ops->msg_log && !vf->msg)) {
+		kfree(vf->msg);
+		kfree(vf->stage);
 		kfree(vf);
 		return NULL;
 	}
@@ -570,7 +663,7 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 				  const struct compsc_vf_desc *desc,
 				  const struct compsc_vf_ops *ops, void *report)
 {
-	struct compsc_vf *vf = compsc_vf_alloc(desc);
+	struct compsc_vf *vf = compsc_vf_alloc(desc, ops);
 	int err;
 
 	if (!vf)

@@ -333,6 +333,204 @@ const struct compsc_replay_rec *compsc_replay_get(const struct compsc_replay *l,
 }
 COMPSC_EXPORT(compsc_replay_get);
 
+/* ---- sets ---------------------------------------------------------------- */
+
+/*
+ * Index in the log of the member of @set whose identity bytes equal
+ * @id, or the count when absent. A linear scan: logs hold a few hundred
+ * records at most and sets change on configuration paths only.
+ */
+static u32 __set_find(const struct compsc_replay *l, u32 set, const u8 *id,
+		      u32 id_off, u32 id_len)
+{
+	u32 n = __replay_count(l), i;
+	const struct compsc_replay_rec *r;
+
+	for (i = 0; i < n; i++) {
+		r = &l->recs[i];
+		if ((le32_to_cpu(r->key) & ~COMPSC_REPLAY_SET_MASK) == set &&
+		    le16_to_cpu(r->len) >= id_off + id_len &&
+		    !memcmp(r->data + id_off, id, id_len))
+			break;
+	}
+	return i;
+}
+
+static int __set_args_ok(const struct compsc_replay *l, u32 set, u32 len,
+			 u32 id_off, u32 id_len)
+{
+	if (!l || !l->hdr || (set & COMPSC_REPLAY_SET_MASK) || !id_len ||
+	    id_off + id_len > len || len > COMPSC_REPLAY_DATA_MAX)
+		return -COMPSC_EINVAL;
+	return l->in_opset ? -COMPSC_ESTATE : 0;
+}
+
+int compsc_replay_set_put(struct compsc_replay *l, u32 set, const void *data,
+			  u32 len, u32 id_off, u32 id_len)
+{
+	const u8 *id = (const u8 *)data + id_off;
+	u32 n, i, m;
+	int ret = __set_args_ok(l, set, len, id_off, id_len);
+
+	if (ret || !data)
+		return ret ? ret : -COMPSC_EINVAL;
+	n = __replay_count(l);
+	i = __set_find(l, set, id, id_off, id_len);
+	if (i < n)
+		return compsc_replay_put(l, le32_to_cpu(l->recs[i].key), data,
+					 len);
+	/* a new member takes the lowest free number of the set */
+	for (m = 0; m <= COMPSC_REPLAY_SET_MASK; m++)
+		if (__replay_find(l->recs, n, set | m) == n)
+			return compsc_replay_put(l, set | m, data, len);
+	return -COMPSC_ENOSPC;
+}
+COMPSC_EXPORT(compsc_replay_set_put);
+
+int compsc_replay_set_del(struct compsc_replay *l, u32 set, const void *data,
+			  u32 id_off, u32 id_len)
+{
+	u32 i;
+	int ret = __set_args_ok(l, set, id_off + id_len, id_off, id_len);
+
+	if (ret || !data)
+		return ret ? ret : -COMPSC_EINVAL;
+	i = __set_find(l, set, (const u8 *)data + id_off, id_off, id_len);
+	if (i < __replay_count(l))
+		__replay_apply_del(l, le32_to_cpu(l->recs[i].key));
+	return 0;
+}
+COMPSC_EXPORT(compsc_replay_set_del);
+
+/* Remove the records whose key bits under @mask are @key's */
+static int __replay_del_masked(struct compsc_replay *l, u32 key, u32 mask)
+{
+	u32 i = 0;
+
+	if (!l || !l->hdr)
+		return -COMPSC_EINVAL;
+	if (l->in_opset)
+		return -COMPSC_ESTATE;
+	while (i < __replay_count(l))
+		if ((le32_to_cpu(l->recs[i].key) & mask) == key)
+			__replay_apply_del(l, le32_to_cpu(l->recs[i].key));
+		else
+			i++;
+	return 0;
+}
+
+int compsc_replay_set_clear(struct compsc_replay *l, u32 set)
+{
+	return __replay_del_masked(l, set, ~COMPSC_REPLAY_SET_MASK);
+}
+COMPSC_EXPORT(compsc_replay_set_clear);
+
+int compsc_replay_clear(struct compsc_replay *l)
+{
+	return __replay_del_masked(l, 0, 0);
+}
+COMPSC_EXPORT(compsc_replay_clear);
+
+/* ---- list messages ------------------------------------------------------ */
+
+static int __list_ok(const struct compsc_replay_list *t)
+{
+	return t && !(t->set & COMPSC_REPLAY_SET_MASK) && t->elem &&
+	       t->cnt + 2u <= t->hdr && t->id <= t->elem &&
+	       (u32)t->pre + t->hdr + t->elem + (t->id ? t->pad : 0) <=
+	       COMPSC_REPLAY_DATA_MAX;
+}
+
+static u16 __list_count(const struct compsc_replay_list *t, const u8 *msg)
+{
+	u16 n;
+
+	memcpy(&n, msg + t->cnt, sizeof(n));
+	return n;
+}
+
+int compsc_replay_list_put(struct compsc_replay *l,
+			   const struct compsc_replay_list *t, const void *pre,
+			   const void *msg, u32 len, int del)
+{
+	u8 rec[COMPSC_REPLAY_DATA_MAX];
+	u32 off, i, n;
+	u16 one = 1;
+	int ret = 0;
+
+	if (!l || !l->hdr || !__list_ok(t) || !msg || (t->pre && !pre))
+		return -COMPSC_EINVAL;
+	if (len < t->hdr)
+		return -COMPSC_EMALFORMED;
+	n = __list_count(t, msg);
+	if (len != t->hdr + n * t->elem + t->pad)
+		return -COMPSC_EMALFORMED;
+	if (!t->id && del)
+		return -COMPSC_EINVAL;
+	off = t->pre + t->hdr;
+	memset(rec, 0, sizeof(rec));	/* the padding of a named member */
+	memcpy(rec, pre, t->pre);
+	memcpy(rec + t->pre, msg, t->hdr);
+	memcpy(rec + t->pre + t->cnt, &one, sizeof(one));
+	if (!t->id)
+		ret = compsc_replay_set_clear(l, t->set);
+	for (i = 0; i < n && !ret; i++) {
+		memcpy(rec + off, (const u8 *)msg + t->hdr + i * t->elem,
+		       t->elem);
+		if (!t->id)
+			ret = compsc_replay_put(l, t->set | i, rec,
+						off + t->elem);
+		else if (del)
+			ret = compsc_replay_set_del(l, t->set, rec, off, t->id);
+		else
+			ret = compsc_replay_set_put(l, t->set, rec,
+						    off + t->elem + t->pad, off,
+						    t->id);
+	}
+	return ret;
+}
+COMPSC_EXPORT(compsc_replay_list_put);
+
+static int __list_member(const struct compsc_replay *l, u32 i, u32 set)
+{
+	const struct compsc_replay_rec *r = compsc_replay_at(l, i);
+
+	return r && (le32_to_cpu(r->key) & ~COMPSC_REPLAY_SET_MASK) == set;
+}
+
+int compsc_replay_list_gather(const struct compsc_replay *l,
+			      const struct compsc_replay_list *t, u32 i,
+			      void *buf, u32 cap)
+{
+	const struct compsc_replay_rec *r = compsc_replay_at(l, i);
+	u32 head = t ? (u32)t->pre + t->hdr : 0, len, n;
+	u16 cnt;
+
+	if (!r || !__list_ok(t) || !buf || !__list_member(l, i, t->set) ||
+	    le16_to_cpu(r->len) != head + t->elem)
+		return -COMPSC_EINVAL;
+	if (i && __list_member(l, i - 1, t->set))
+		return 0;
+	for (n = 0, len = head; __list_member(l, i + n, t->set); n++) {
+		r = compsc_replay_at(l, i + n);
+		if (le16_to_cpu(r->len) != head + t->elem)
+			return -COMPSC_EINVAL;
+		if (len + t->elem > cap || n == 0xffff)
+			return -COMPSC_ENOSPC;
+		if (!n)
+			memcpy(buf, r->data, head);
+		memcpy((u8 *)buf + len, r->data + head, t->elem);
+		len += t->elem;
+	}
+	if (len + t->pad > cap)
+		return -COMPSC_ENOSPC;
+	memset((u8 *)buf + len, 0, t->pad);
+	cnt = (u16)n;
+	memcpy((u8 *)buf + t->pre + t->cnt, &cnt, sizeof(cnt));
+	return (int)(len + t->pad);
+}
+COMPSC_EXPORT(compsc_replay_list_gather);
+
 /* ---- packed form (the stream's DRIVER record) --------------------------- */
 
 #define PACK_HDR	((u32)sizeof(struct compsc_replay_pack_hdr))

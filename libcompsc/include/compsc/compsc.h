@@ -291,6 +291,53 @@ const struct compsc_replay_rec *compsc_replay_at(const struct compsc_replay *l,
 const struct compsc_replay_rec *compsc_replay_get(const struct compsc_replay *l,
 						  u32 key);
 /*
+ * Sets (addresses, VLAN filters): a set is a key with its low 16 bits
+ * clear, each member a record keyed set | n whose data holds the member's
+ * identity at [@id_off, @id_off + @id_len). Adding a member again replaces
+ * its record, deleting it removes the record: the log holds each member
+ * once, however often it came and went. Not in an opset (-COMPSC_ESTATE).
+ */
+#define COMPSC_REPLAY_SET_MASK	0xffffu
+/** compsc_replay_set_put() - add or rewrite the member of @set that @data names. */
+int compsc_replay_set_put(struct compsc_replay *l, u32 set, const void *data,
+			  u32 len, u32 id_off, u32 id_len);
+/** compsc_replay_set_del() - remove the member of @set that @data names (absent is fine). */
+int compsc_replay_set_del(struct compsc_replay *l, u32 set, const void *data,
+			  u32 id_off, u32 id_len);
+/** compsc_replay_set_clear() - remove every member of @set. */
+int compsc_replay_set_clear(struct compsc_replay *l, u32 set);
+/** compsc_replay_clear() - remove every record (the PF forgot the VF: a reset). */
+int compsc_replay_clear(struct compsc_replay *l);
+
+/*
+ * List messages (virtchnl's address, VLAN, queue and vector lists): a
+ * header of @hdr bytes whose u16 (CPU order) at @cnt counts the elements
+ * that follow, @elem bytes each, then @pad zero bytes (virtchnl's sizes
+ * from before flexible arrays: one element more). Each element becomes a
+ * member of @set: a record of @pre caller bytes (an opcode), the header
+ * counting 1 and the element. With @id, an element's first @id bytes name
+ * it (see the sets above) and the record, padded, is a message of its
+ * own; with @id 0 each message replaces the whole set, members numbered
+ * in order, and compsc_replay_list_gather() makes them one message again.
+ */
+struct compsc_replay_list {
+	u32 set;
+	u16 pre, hdr, cnt, elem, id, pad;
+};
+/** compsc_replay_list_put() - add (or with @del remove) the elements of @msg; -COMPSC_EMALFORMED on a bad length. */
+int compsc_replay_list_put(struct compsc_replay *l,
+			   const struct compsc_replay_list *t, const void *pre,
+			   const void *msg, u32 len, int del);
+/*
+ * compsc_replay_list_gather() - record @i and the members of its set that
+ * follow it as one message in @buf (@pre bytes, header with the count,
+ * elements): returns its bytes, 0 when record @i follows a member of the
+ * same set (it went out with that one), -COMPSC_ENOSPC if @cap is short.
+ */
+int compsc_replay_list_gather(const struct compsc_replay *l,
+			      const struct compsc_replay_list *t, u32 i,
+			      void *buf, u32 cap);
+/*
  * compsc_replay_pack() - the log in its packed form (struct
  * compsc_replay_pack_hdr), for a migration stream: records in replay order,
  * only the data bytes in use, little-endian, deterministic (the same log

@@ -24,6 +24,15 @@
 #define COMPSC_MBX_AREA_WORDS	5
 #define COMPSC_MBX_PAGE		4096u
 
+/*
+ * virtchnl (iavf, and the ice and i40e PFs) carries the same five words as
+ * the payload of its own opcode. Upstream numbers virtchnl opcodes densely
+ * from 0 (below 100; virtchnl2 from 500), so "CS" in the upper half can
+ * never name an upstream operation, and a stock PF answers it with an
+ * error status, as it does any opcode it does not know.
+ */
+#define COMPSC_VIRTCHNL_OP_AREA	0x43530001u
+
 /** compsc_mbx_area_encode() - fill @msg (>= COMPSC_MBX_AREA_WORDS words); returns word count. */
 int compsc_mbx_area_encode(u32 *msg, u32 nwords, u64 gpa, u32 size);
 /*

@@ -34,6 +34,8 @@ struct compsc_vf;
 
 /* Longest mailbox message recorded (Intel VF mailboxes: 16 words) */
 #define COMPSC_VF_MBX_WORDS	16
+/* Longest opcode-and-buffer message recorded (virtchnl: one AQ buffer) */
+#define COMPSC_VF_MSG_MAX	4096
 /* compsc_vf_ops.msg_key(): the message removes what its key recorded */
 #define COMPSC_VF_KEY_DEL	0x80000000u
 
@@ -121,8 +123,19 @@ struct compsc_vf_desc {
  * @msg_key: replay log key of a mailbox message the PF keeps as VF state
  *	(0: not kept; | COMPSC_VF_KEY_DEL: it undoes the key); may shorten
  *	@len to the bytes the PF reads (see compsc_vf_mbx_sent())
+ * @msg_log: optional, for opcode-and-buffer channels (virtchnl): apply a
+ *	message the PF accepted to the log (sets, last write per key), under
+ *	the log lock; returns 0 or a negative COMPSC_E* code
+ * @replay: optional, with @msg_log: build in @buf the message log record
+ *	@i stands for (virtchnl: the members of a set that goes out as one
+ *	message), which the helper sends through @send; returns its bytes,
+ *	0 when there is nothing to send, or a negative COMPSC_E* code.
+ *	Without it each record's data goes through @send as it is
  * @get_rings: fill up to COMPSC_VF_MAX_RINGS rings; 0 when the queues are
- *	not configured (interface down), no ring is then touched
+ *	not configured (interface down), no ring is then touched. A device
+ *	with no head register in its BAR (virtchnl: the heads live in the PF)
+ *	lists no registers: its rings cannot be shifted, and the restore
+ *	resets it the driver's own way
  * @restore_queues: program the queues from driver memory with every head
  *	at 0 and every tail at the rotated producer index
  * @rearm_irqs: unmask and raise every interrupt so the handlers catch up;
@@ -136,6 +149,10 @@ struct compsc_vf_ops {
 	int (*announce)(struct compsc_vf *vf, u64 addr, u32 size);
 	int (*reset_pf)(struct compsc_vf *vf);
 	u32 (*msg_key)(struct compsc_vf *vf, const u32 *msg, u32 *len);
+	int (*msg_log)(struct compsc_replay *log, u32 op, const void *msg,
+		       u32 len);
+	int (*replay)(const struct compsc_replay *log, u32 i, u8 *buf,
+		      u32 cap);
 	u32 (*get_rings)(struct compsc_vf *vf, struct compsc_vf_ring *rings);
 	void (*restore_queues)(struct compsc_vf *vf);
 	void (*rearm_irqs)(struct compsc_vf *vf, bool route);
@@ -145,6 +162,7 @@ struct compsc_vf_ops {
 enum {
 	COMPSC_VF_RX_MODE_PENDING,	/* ndo_set_rx_mode found the host busy */
 	COMPSC_VF_STOPPING,		/* remove: the task must not rearm */
+	COMPSC_VF_MSG_PENDING,		/* @msg awaits the PF's answer */
 };
 
 /**
@@ -162,7 +180,8 @@ enum {
  * @env: how process-context entries wait
  * @task: retries after a path found the host holding the device, then
  *	runs the restore and restarts transmit, NAPI and interrupts
- * @log_lock: protects @log (recorded from the mailbox paths, any context)
+ * @log_lock: protects @log and @msg (recorded from the mailbox paths, any
+ *	context)
  * @log: the PF configuration to replay, last write per key wins
  * @stage: staging buffer of @log's opsets
  * @report: the driver's statistics struct the counter totals go to
@@ -179,6 +198,9 @@ enum {
  * @restore_msgs: mailbox messages the last restore sent
  * @mbx_msg: the message sent last, until the PF's answer (mailbox lock)
  * @mbx_len: its length in bytes, 0 when answered
+ * @msg: opcode-and-buffer channels: the message sent last (ops->msg_log)
+ * @msg_op: its opcode
+ * @msg_len: its length in bytes
  * @ctr: the counters, extended to 64 bits, exact across migrations;
  *	one context at a time (the driver's stats path)
  */
@@ -212,6 +234,9 @@ struct compsc_vf {
 	u32 restore_msgs;
 	u32 mbx_msg[COMPSC_VF_MBX_WORDS];
 	u32 mbx_len;
+	void *msg;
+	u32 msg_op;
+	u32 msg_len;
 	struct compsc_counter ctr[];
 };
 
@@ -312,6 +337,30 @@ void compsc_vf_enter_wait(struct compsc_vf *vf);
 void compsc_vf_enter_reset(struct compsc_vf *vf);
 /** compsc_vf_kick() - run the retry task (restore while down, restart). */
 void compsc_vf_kick(struct compsc_vf *vf);
+/**
+ * compsc_vf_run() - run a work function inside the read side
+ * @vf: CompSC state, NULL in stock mode
+ * @timeout_ms: how long to wait for the host (0: do not wait)
+ * @fn: the driver's work function, called with @work
+ * @work: its work item
+ *
+ * For drivers whose device work happens in work items with many exits
+ * (virtchnl's watchdog, admin queue and reset tasks). Returns 0 when @fn
+ * ran, -EBUSY when the host held the device (the driver requeues).
+ */
+int compsc_vf_run(struct compsc_vf *vf, unsigned int timeout_ms,
+		  void (*fn)(struct work_struct *work), struct work_struct *work);
+/**
+ * compsc_vf_napi_poll() - run a NAPI poll function inside the read side
+ * @napi: the NAPI context (its device's CompSC state is used)
+ * @budget: as for any poll
+ * @poll: the driver's poll function
+ *
+ * While the host holds the device NAPI completes with no work done, and
+ * the retry task schedules it again once the device is back.
+ */
+int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
+			int (*poll)(struct napi_struct *napi, int budget));
 
 /**
  * compsc_vf_tryenter_rx_mode() - compsc_vf_tryenter() for ndo_set_rx_mode
@@ -348,6 +397,18 @@ void compsc_vf_forget(struct compsc_vf *vf, u32 key);
 void compsc_vf_mbx_sent(struct compsc_vf *vf, const u32 *msg, u16 words);
 /** compsc_vf_mbx_answered() - the PF's answer (NULL: none); records the message if acked. */
 void compsc_vf_mbx_answered(struct compsc_vf *vf, const u32 *reply);
+
+/*
+ * Recording from an opcode-and-buffer channel (virtchnl, iavf): the PF
+ * answers each message later, with its opcode and a status. The driver
+ * reports what it sent and the answer; a message the PF accepted goes to
+ * ops->msg_log, which keeps what it set. One message awaits an answer at
+ * a time (virtchnl's rule); a new one replaces an unanswered one.
+ */
+void compsc_vf_msg_sent(struct compsc_vf *vf, u32 op, const void *msg,
+			u32 len);
+/** compsc_vf_msg_answered() - the PF answered @op; @ok: it accepted it. */
+void compsc_vf_msg_answered(struct compsc_vf *vf, u32 op, bool ok);
 
 /** compsc_vf_opset_begin() - records until _commit() enter the log together. */
 void compsc_vf_opset_begin(struct compsc_vf *vf);
