@@ -26,10 +26,11 @@ vendor-check: $(KSTAMP) $(if $(HAVE_KMOD),kmod-compsc)
 	done
 
 # Drivers `make drivers` builds but the VM image does not carry: QEMU
-# emulates no 82599, so these are build-only. name:driver:series, as
+# emulates no 82599 and no E810/X710, so these are build-only. name:driver:series, as
 # BENCH_DRIVERS.
 BUILD_ONLY_DRIVERS := ixgbevf:ixgbevf:$(TOP)/drivers/ixgbevf \
-		      ixgbe:ixgbe:$(TOP)/drivers/ixgbe
+		      ixgbe:ixgbe:$(TOP)/drivers/ixgbe \
+		      iavf:iavf:$(TOP)/drivers/iavf
 BUILD_ONLY_KOS := $(foreach d,$(BUILD_ONLY_DRIVERS),$(if $(wildcard $(call bd_series,$d)),$(call bd_ko,$d)))
 $(foreach d,$(BUILD_ONLY_DRIVERS),$(if $(wildcard $(call bd_series,$d)),$(eval $(call bench_driver_rule,$d))))
 vendor-drivers: $(BUILD_ONLY_KOS)
