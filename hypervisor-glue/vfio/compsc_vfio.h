@@ -139,8 +139,8 @@ bool cvf_area_overlaps(struct cvf_area *a, u64 iova, u64 len);
 
 /* stats.c */
 bool cvf_stats_sent(struct cvf_dev *cvf);
-void cvf_stats_save(struct cvf_dev *cvf, struct compsc_rec_counter *out);
-int cvf_stats_check(const struct compsc_stream_view *v);
+const u32 *cvf_stats_base(struct cvf_dev *cvf, u32 *base);
+int cvf_stats_check(struct cvf_dev *cvf, const struct compsc_stream_view *v);
 void cvf_stats_load(struct cvf_dev *cvf, const struct compsc_stream_view *v);
 void cvf_stats_forget(struct cvf_dev *cvf);
 ssize_t cvf_read(struct vfio_device *vdev, char __user *buf, size_t count,

@@ -90,6 +90,7 @@ void cvf_giveback(struct cvf_dev *cvf)
 struct cvf_save {
 	struct compsc_host_save host;
 	struct compsc_rec_counter stats[COMPSC_82576VF_NR_STATS];
+	u32 base[COMPSC_82576VF_NR_STATS];
 	struct compsc_pf_vf_state pf;
 };
 
@@ -130,8 +131,9 @@ static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
 	if (ret < 0)
 		return ret;
 	s->host.pf = ret ? &s->pf : NULL;
+	cvf->dev.stat_base = cvf_stats_base(cvf, s->base);
 	if (cvf_stats_sent(cvf)) {
-		cvf_stats_save(cvf, s->stats);
+		compsc_host_read_stats(&cvf->dev, s->stats);
 		s->host.stats = s->stats;
 		s->host.nr_stats = COMPSC_82576VF_NR_STATS;
 	}
@@ -161,6 +163,7 @@ int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	ret = cvf_save_sections(cvf, s);
 	if (!ret)
 		ret = cvf_build(cvf, s, *buf);
+	cvf->dev.stat_base = NULL;	/* s->base goes away */
 	if (ret > 0) {
 		*len = ret;
 		if (cvf_fault_corrupt && *len > sizeof(struct cvf_env) + 40) {
@@ -274,7 +277,7 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 	err = PTR_ERR_OR_ZERO(a);
 	if (!err) {
 		cvf_area_put(cvf, a);
-		err = cvf_stats_check(v);
+		err = cvf_stats_check(cvf, v);
 	}
 	if (!err)
 		err = compsc_host_pf_apply(cvf_pdev(cvf),

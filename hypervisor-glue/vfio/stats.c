@@ -27,26 +27,39 @@ bool cvf_stats_sent(struct cvf_dev *cvf)
 	return cvf_host_counters || READ_ONCE(cvf->stat_on);
 }
 
-/* Source, device held: the registers as the guest reads them now. */
-void cvf_stats_save(struct cvf_dev *cvf, struct compsc_rec_counter *out)
+/*
+ * Source, device held, before the save: the bases in effect now (@base,
+ * COMPSC_82576VF_NR_STATS of them), so that every statistics value saved
+ * (the HOST_COUNTERS record, the guest's listed counters) is what the
+ * guest read, base included; NULL when this device adds none.
+ */
+const u32 *cvf_stats_base(struct cvf_dev *cvf, u32 *base)
 {
-	u32 base[COMPSC_82576VF_NR_STATS];
 	bool on;
 
 	spin_lock(&cvf->stat_lock);
 	on = cvf->stat_on;
-	memcpy(base, cvf->stat_base, sizeof(base));
+	memcpy(base, cvf->stat_base, sizeof(cvf->stat_base));
 	spin_unlock(&cvf->stat_lock);
-	compsc_host_read_stats(&cvf->dev, on ? base : NULL, out);
+	return on ? base : NULL;
 }
 
-/* Destination, before anything is applied: a record we cannot honour fails. */
-int cvf_stats_check(const struct compsc_stream_view *v)
+/*
+ * Destination, before anything is applied: a record we cannot honour
+ * fails. Without host_counters BAR0 is mmapped to the guest, its reads
+ * never reach this driver and no base could be added: refused, loudly.
+ */
+int cvf_stats_check(struct cvf_dev *cvf, const struct compsc_stream_view *v)
 {
 	const struct compsc_stream_rec *rec = &v->rec[COMPSC_REC_HOST_COUNTERS];
 
 	if (!rec->data)
 		return 0;
+	if (!cvf_host_counters) {
+		dev_err(&cvf_pdev(cvf)->dev,
+			"the source emulates the VF's statistics; this host cannot (BAR0 is mmapped: load compsc_vfio with host_counters=1)\n");
+		return -EOPNOTSUPP;
+	}
 	if (compsc_host_stats_check(&compsc_82576vf_model, rec))
 		return -EINVAL;
 	return 0;

@@ -273,7 +273,7 @@ void compsc_host_read_state(const struct compsc_host_area *a,
 		off = le32_to_cpu(l->ctrs[i].offset);
 		memcpy(&ctrs[i], &l->ctrs[i], sizeof(struct compsc_reg));
 		ctrs[i].rsvd = 0;
-		ctrs[i].hw_final = cpu_to_le32(compsc_rd32(d->bar, off));
+		ctrs[i].hw_final = cpu_to_le32(compsc_host_guest_rd(d, off));
 		ctrs[i].total = READ_ONCE(live[i].total);
 	}
 }
@@ -534,12 +534,28 @@ COMPSC_EXPORT(compsc_host_dirty_round);
  */
 
 /**
+ * compsc_host_guest_rd() - register @off as the guest reads it: with the
+ * base this host adds when @off is one of the model's statistics
+ * registers and it emulates them (d->stat_base), wrapping as the register
+ */
+u32 compsc_host_guest_rd(const struct compsc_host_dev *d, u32 off)
+{
+	u32 i, v = compsc_rd32(d->bar, off);
+
+	for (i = 0; d->stat_base && i < d->dm->nr_stats; i++)
+		if (d->dm->stats[i] == off)
+			return v + d->stat_base[i];
+	return v;
+}
+COMPSC_EXPORT(compsc_host_guest_rd);
+
+/**
  * compsc_host_read_stats() - the statistics registers as the guest reads
  * them, as COMPSC_REC_HOST_COUNTERS records
- * @d: the device; @base: the bases this host adds now (NULL: none)
+ * @d: the device (d->stat_base: the bases this host adds now, or NULL)
  * @out: d->dm->nr_stats records
  */
-void compsc_host_read_stats(const struct compsc_host_dev *d, const u32 *base,
+void compsc_host_read_stats(const struct compsc_host_dev *d,
 			    struct compsc_rec_counter *out)
 {
 	const struct compsc_devmodel *dm = d->dm;
@@ -550,8 +566,7 @@ void compsc_host_read_stats(const struct compsc_host_dev *d, const u32 *base,
 		out[i].offset = cpu_to_le32(dm->stats[i]);
 		out[i].width = 4;
 		out[i].kind = COMPSC_REG_COUNTER_RO;
-		out[i].hw_final = cpu_to_le32(compsc_rd32(d->bar, dm->stats[i]) +
-					      (base ? base[i] : 0));
+		out[i].hw_final = cpu_to_le32(compsc_host_guest_rd(d, dm->stats[i]));
 	}
 }
 COMPSC_EXPORT(compsc_host_read_stats);

@@ -1,6 +1,7 @@
 /*
  * The per-model register rules: host-emulated statistics (what the source
- * sends, what a destination accepts, the base that continues them), the
+ * sends, what a destination accepts, the base that continues them, the
+ * guest's counters saved as it read them on a second hop), the
  * interrupt kick, the ring spans for dirty tracking, the dirty-logging
  * round; and the 82576 VF model is consistent with its own policy.
  */
@@ -20,7 +21,8 @@ static void stats(void)
 	hx_setup(&src);
 	hx_setup(&dst);
 	hx_running(&src);
-	compsc_host_read_stats(&src.d, srcbase, rec);
+	src.d.stat_base = srcbase;
+	compsc_host_read_stats(&src.d, rec);
 	CHECK_EQ(rec[0].offset, HX_GPRC);
 	CHECK_EQ(rec[0].hw_final, 1010);
 	CHECK_EQ(rec[1].hw_final, 2000u - 16u);	/* wraps as the register */
@@ -37,6 +39,36 @@ static void stats(void)
 	CHECK_EQ(compsc_host_stats_check(&hx_model, &r), -COMPSC_EMALFORMED);
 	hx_teardown(&src);
 	hx_teardown(&dst);
+}
+
+/*
+ * A second hop: this host emulates the statistics (it was a destination),
+ * so the guest read GPRC with the base added; the guest's listed counters
+ * are saved as the guest read them, or its total jumps by 2^32 - base.
+ */
+static void second_hop(void)
+{
+	static u8 stream[COMPSC_HOST_STREAM_MAX];
+	static struct compsc_host_save save;
+	struct compsc_stream_view v;
+	struct compsc_rec_counter c;
+	u32 srcbase[2] = { 0xfffff000u, 7 };
+	int len;
+
+	hx_setup(&src);
+	hx_running(&src);
+	src.d.stat_base = srcbase;
+	CHECK_EQ(compsc_host_guest_rd(&src.d, HX_GPRC), 1000u + 0xfffff000u);
+	CHECK_EQ(compsc_host_guest_rd(&src.d, HX_RDH), 37);	/* no base */
+	len = hx_take_save(&src, stream, sizeof(stream), &save);
+	CHECK(len > 0);
+	CHECK_EQ(compsc_stream_parse(stream, (u32)len, &hx_id, sizeof(stream), &v), 0);
+	memcpy(&c, v.rec[COMPSC_REC_COUNTERS].data, sizeof(c));
+	CHECK_EQ(c.offset, HX_GPRC);
+	CHECK_EQ(c.hw_final, 1000u + 0xfffff000u);
+	memcpy(&c, v.rec[COMPSC_REC_COUNTERS].data + sizeof(c), sizeof(c));
+	CHECK_EQ(c.hw_final, 2007);
+	hx_teardown(&src);
 }
 
 static void kick_rings_dirty(void)
@@ -104,6 +136,7 @@ static void model_82576vf(void)
 int main(void)
 {
 	stats();
+	second_hop();
 	kick_rings_dirty();
 	model_82576vf();
 	CHECK_DONE();

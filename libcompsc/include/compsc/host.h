@@ -114,6 +114,9 @@ struct compsc_host_area {
  * @qsaved: queue controls as they were before the stop
  * @stopped: the queues are stopped and @qsaved holds their values; the
  *	glue clears it once the device is reset (nothing left to restart)
+ * @stat_base: host-emulated counters: the base this host adds to every
+ *	guest read of dm->stats[i] (NULL: none). Every statistics value
+ *	saved is the guest's view, base included.
  */
 struct compsc_host_dev {
 	const struct compsc_devmodel *dm;
@@ -121,6 +124,7 @@ struct compsc_host_dev {
 	const struct compsc_env *env;
 	u32 qsaved[COMPSC_HOST_MAX_QCTL];
 	bool stopped;
+	const u32 *stat_base;
 };
 
 /**
@@ -205,7 +209,8 @@ void compsc_host_give(struct compsc_host_area *a,
 		      const struct compsc_stream_view *v, bool logging);
 void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on);
 
-void compsc_host_read_stats(const struct compsc_host_dev *d, const u32 *base,
+u32 compsc_host_guest_rd(const struct compsc_host_dev *d, u32 off);
+void compsc_host_read_stats(const struct compsc_host_dev *d,
 			    struct compsc_rec_counter *out);
 int compsc_host_stats_check(const struct compsc_devmodel *dm,
 			    const struct compsc_stream_rec *rec);
