@@ -249,8 +249,8 @@ static void bench_give(struct bench_mig *m)
 
 /* ---- the arcs ------------------------------------------------------------------ */
 
-/* Carry out @actions (COMPSC_MIG_A_*) for side @s, in their documented order. */
-static void bench_do(struct bench_mig *m, struct bench_side *s, u32 actions)
+/* Carry out @actions (COMPSC_MIG_A_*) in their documented order. */
+static void bench_do(struct bench_mig *m, u32 actions)
 {
 	if (actions & COMPSC_MIG_A_TAKE)
 		bench_take(m);
@@ -273,7 +273,7 @@ static void bench_arc(struct bench_mig *m, struct bench_side *s, u32 to)
 
 	if (WARN_ON(compsc_mig_arc(s->state, to, s->ctx, &actions)))
 		return;
-	bench_do(m, s, actions);
+	bench_do(m, actions);
 	if (m->err && !err_before &&
 	    (actions & (COMPSC_MIG_A_LOAD_END | COMPSC_MIG_A_GIVE)))
 		to = COMPSC_MIG_ERROR;

@@ -92,14 +92,17 @@ void cvf_stats_forget(struct cvf_dev *cvf)
 /* The base for a 4-byte BAR0 read at @off, or 0. */
 static u32 cvf_stats_base_at(struct cvf_dev *cvf, u64 off)
 {
-	u32 i, base = 0;
+	int i;
+	u32 base = 0;
 
 	if (!READ_ONCE(cvf->stat_on))	/* every BAR0 read comes here */
 		return 0;
+	i = off > U32_MAX ? -1 : compsc_host_stat_index(cvf->dev.dm, off);
+	if (i < 0)
+		return 0;
 	spin_lock(&cvf->stat_lock);
-	for (i = 0; cvf->stat_on && i < COMPSC_82576VF_NR_STATS; i++)
-		if (compsc_82576vf_stats[i] == off)
-			base = cvf->stat_base[i];
+	if (cvf->stat_on)
+		base = cvf->stat_base[i];
 	spin_unlock(&cvf->stat_lock);
 	return base;
 }

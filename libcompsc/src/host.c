@@ -22,10 +22,10 @@
  * Return: 0 or -COMPSC_E* (the guest changed its header meanwhile:
  * -COMPSC_EAREA_LAYOUT).
  */
-int compsc_host_lists_get(const void *va, u32 size,
-			  const struct compsc_area_hdr *hdr,
-			  const struct compsc_policy *p,
-			  struct compsc_host_lists *l, u32 *bad)
+static int compsc_host_lists_get(const void *va, u32 size,
+				 const struct compsc_area_hdr *hdr,
+				 const struct compsc_policy *p,
+				 struct compsc_host_lists *l, u32 *bad)
 {
 	int n;
 
@@ -46,7 +46,6 @@ int compsc_host_lists_get(const void *va, u32 size,
 		return -COMPSC_EAREA_LAYOUT;
 	return 0;
 }
-COMPSC_EXPORT(compsc_host_lists_get);
 
 /**
  * compsc_host_area_check() - judge the area mapped at @a->va (@a->size
@@ -254,10 +253,10 @@ static u32 compsc_host_reg(const struct compsc_host_dev *d, u32 off)
  *
  * Entries come from the checked copies, never from the live lists.
  */
-void compsc_host_read_state(const struct compsc_host_area *a,
-			    const struct compsc_host_dev *d,
-			    struct compsc_rec_reg *regs,
-			    struct compsc_rec_counter *ctrs)
+static void compsc_host_read_state(const struct compsc_host_area *a,
+				   const struct compsc_host_dev *d,
+				   struct compsc_rec_reg *regs,
+				   struct compsc_rec_counter *ctrs)
 {
 	const struct compsc_host_lists *l = &a->lists;
 	struct compsc_counter_desc *live = compsc_host_sec(a->va,
@@ -277,7 +276,6 @@ void compsc_host_read_state(const struct compsc_host_area *a,
 		ctrs[i].total = READ_ONCE(live[i].total);
 	}
 }
-COMPSC_EXPORT(compsc_host_read_state);
 
 static bool compsc_host_all_zero(const u8 *p, u32 len)
 {
@@ -299,8 +297,8 @@ static bool compsc_host_all_zero(const u8 *p, u32 len)
  * Return: the packed length (0: the driver never formatted a log) or
  * -COMPSC_E*.
  */
-int compsc_host_pack_replay(const struct compsc_host_area *a, u8 *out,
-			    u8 *scratch)
+static int compsc_host_pack_replay(const struct compsc_host_area *a,
+				   u8 *out, u8 *scratch)
 {
 	u32 room = le32_to_cpu(a->hdr.replay_len);
 	struct compsc_replay log;
@@ -315,7 +313,6 @@ int compsc_host_pack_replay(const struct compsc_host_area *a, u8 *out,
 		return ret;
 	return compsc_replay_pack(&log, out, room);
 }
-COMPSC_EXPORT(compsc_host_pack_replay);
 
 /* The packed log's room, rounded so that the scratch copy after it is aligned. */
 static u32 compsc_host_replay_room(const struct compsc_host_area *a)
@@ -416,8 +413,8 @@ static bool compsc_host_same_reg(const void *rec, const void *ent)
  * at the same index?
  * @l: the destination area's checked lists; @v: a parsed stream
  */
-bool compsc_host_matches(const struct compsc_host_lists *l,
-			 const struct compsc_stream_view *v)
+static bool compsc_host_matches(const struct compsc_host_lists *l,
+				const struct compsc_stream_view *v)
 {
 	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
 	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
@@ -438,7 +435,6 @@ bool compsc_host_matches(const struct compsc_host_lists *l,
 			return false;
 	return true;
 }
-COMPSC_EXPORT(compsc_host_matches);
 
 /**
  * compsc_host_load() - a destination received @len bytes at @buf: parse
@@ -534,18 +530,31 @@ COMPSC_EXPORT(compsc_host_dirty_round);
  */
 
 /**
+ * compsc_host_stat_index() - which of the model's statistics registers is
+ * at @off: its index in dm->stats, or -1
+ */
+int compsc_host_stat_index(const struct compsc_devmodel *dm, u32 off)
+{
+	u32 i;
+
+	for (i = 0; i < dm->nr_stats; i++)
+		if (dm->stats[i] == off)
+			return (int)i;
+	return -1;
+}
+COMPSC_EXPORT(compsc_host_stat_index);
+
+/**
  * compsc_host_guest_rd() - register @off as the guest reads it: with the
  * base this host adds when @off is one of the model's statistics
  * registers and it emulates them (d->stat_base), wrapping as the register
  */
 u32 compsc_host_guest_rd(const struct compsc_host_dev *d, u32 off)
 {
-	u32 i, v = compsc_rd32(d->bar, off);
+	u32 v = compsc_rd32(d->bar, off);
+	int i = d->stat_base ? compsc_host_stat_index(d->dm, off) : -1;
 
-	for (i = 0; d->stat_base && i < d->dm->nr_stats; i++)
-		if (d->dm->stats[i] == off)
-			return v + d->stat_base[i];
-	return v;
+	return i < 0 ? v : v + d->stat_base[i];
 }
 COMPSC_EXPORT(compsc_host_guest_rd);
 

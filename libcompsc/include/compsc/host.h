@@ -172,10 +172,6 @@ compsc_host_ctl(const struct compsc_host_area *a)
 
 int compsc_host_area_check(struct compsc_host_area *a,
 			   const struct compsc_policy *p, u32 *bad);
-int compsc_host_lists_get(const void *va, u32 size,
-			  const struct compsc_area_hdr *hdr,
-			  const struct compsc_policy *p,
-			  struct compsc_host_lists *l, u32 *bad);
 
 void compsc_host_queues_stop(struct compsc_host_dev *d);
 void compsc_host_queues_restart(struct compsc_host_dev *d);
@@ -187,12 +183,6 @@ int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 		     u64 timeout_ns);
 void compsc_host_giveback(struct compsc_host_area *a,
 			  struct compsc_host_dev *d, int status);
-void compsc_host_read_state(const struct compsc_host_area *a,
-			    const struct compsc_host_dev *d,
-			    struct compsc_rec_reg *regs,
-			    struct compsc_rec_counter *ctrs);
-int compsc_host_pack_replay(const struct compsc_host_area *a, u8 *out,
-			    u8 *scratch);
 int compsc_host_save(const struct compsc_host_area *a,
 		     const struct compsc_host_dev *d,
 		     const struct compsc_ident *id, struct compsc_host_save *s,
@@ -203,12 +193,11 @@ u32 compsc_host_replay_bytes(const struct compsc_host_area *a);
 int compsc_host_load(const struct compsc_host_area *a, const void *buf,
 		     u32 len, const struct compsc_ident *id,
 		     struct compsc_stream_view *v);
-bool compsc_host_matches(const struct compsc_host_lists *l,
-			 const struct compsc_stream_view *v);
 void compsc_host_give(struct compsc_host_area *a,
 		      const struct compsc_stream_view *v, bool logging);
 void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on);
 
+int compsc_host_stat_index(const struct compsc_devmodel *dm, u32 off);
 u32 compsc_host_guest_rd(const struct compsc_host_dev *d, u32 off);
 void compsc_host_read_stats(const struct compsc_host_dev *d,
 			    struct compsc_rec_counter *out);
