@@ -90,6 +90,8 @@ void bench_vf_debugfs_del(struct bench_vf *bv);
 int bench_migrate(struct bench_vf *bv, const struct bench_req *req);
 
 /* dev.c */
+void *bench_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
+		       size_t len);
 int bench_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
 		   struct bench_result *res);
 void bench_area_unmap(struct compsc_host_area *a);

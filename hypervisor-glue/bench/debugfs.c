@@ -11,7 +11,6 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/io.h>
-#include <linux/ioport.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -198,24 +197,13 @@ static ssize_t bench_area_read(struct file *file, char __user *ubuf,
 	u64 gpa;
 
 	device_lock(&bv->pdev->dev);	/* the driver keeps its area */
-	ret = compsc_vf_area_get(bv->pdev, &gpa, &size);
-	if (ret) {
-		ret = -ENOENT;
-		goto out;
+	va = bench_area_remap(bv->pdev, &gpa, &size, NULL, 0);
+	if (IS_ERR(va)) {
+		ret = PTR_ERR(va);
+	} else {
+		ret = simple_read_from_buffer(ubuf, count, ppos, va, size);
+		memunmap(va);
 	}
-	if (region_intersects(gpa, size, IORESOURCE_SYSTEM_RAM,
-			      IORES_DESC_NONE) != REGION_INTERSECTS) {
-		ret = -EFAULT;
-		goto out;
-	}
-	va = memremap(gpa, size, MEMREMAP_WB);
-	if (!va) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = simple_read_from_buffer(ubuf, count, ppos, va, size);
-	memunmap(va);
-out:
 	device_unlock(&bv->pdev->dev);
 	return ret;
 }

@@ -23,14 +23,49 @@
 #define BENCH_VFLR_POLL_MS	1000	/* PF driver handling the VF's reset */
 
 /**
+ * bench_area_remap() - map the area the VF's driver registered, raw
+ * @pdev: the VF
+ * @gpa: gets its address
+ * @size: gets its size
+ * @why: gets a one-line reason on failure (@len bytes; NULL: none)
+ * @len: room in @why
+ *
+ * In the bench, guest-physical is physical: the area is ordinary RAM of this
+ * kernel. Anything else (a hostile address) is refused before mapping.
+ *
+ * Return: the mapping (memunmap() it) or ERR_PTR(-errno).
+ */
+void *bench_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
+		       size_t len)
+{
+	void *va;
+
+	if (compsc_vf_area_get(pdev, gpa, size)) {
+		if (why)
+			snprintf(why, len, "no area registered");
+		return ERR_PTR(-ENOENT);
+	}
+	if (region_intersects(*gpa, *size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_INTERSECTS) {
+		if (why)
+			snprintf(why, len, "area %#llx+%u is not RAM", *gpa, *size);
+		return ERR_PTR(-EFAULT);
+	}
+	va = memremap(*gpa, *size, MEMREMAP_WB);
+	if (!va) {
+		if (why)
+			snprintf(why, len, "cannot map area");
+		return ERR_PTR(-ENOMEM);
+	}
+	return va;
+}
+
+/**
  * bench_area_map() - map and check the area the VF's driver registered
  * @pdev: the VF
  * @a: filled with the mapping, a checked copy of the area header and
  *	checked copies of its lists (compsc_host_area_check())
  * @res: gets a one-line reason on failure
- *
- * In the bench, guest-physical is physical: the area is ordinary RAM of this
- * kernel. Anything else (a hostile address) is refused before mapping.
  *
  * Return: 0 or -errno.
  */
@@ -41,20 +76,12 @@ int bench_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
 	int err;
 
 	memset(a, 0, sizeof(*a));
-	if (compsc_vf_area_get(pdev, &a->gpa, &a->size)) {
-		snprintf(res->msg, sizeof(res->msg), "no area registered");
-		return -ENOENT;
-	}
-	if (region_intersects(a->gpa, a->size, IORESOURCE_SYSTEM_RAM,
-			      IORES_DESC_NONE) != REGION_INTERSECTS) {
-		snprintf(res->msg, sizeof(res->msg),
-			 "area %#llx+%u is not RAM", a->gpa, a->size);
-		return -EFAULT;
-	}
-	a->va = memremap(a->gpa, a->size, MEMREMAP_WB);
-	if (!a->va) {
-		snprintf(res->msg, sizeof(res->msg), "cannot map area");
-		return -ENOMEM;
+	a->va = bench_area_remap(pdev, &a->gpa, &a->size, res->msg,
+				 sizeof(res->msg));
+	if (IS_ERR(a->va)) {
+		err = PTR_ERR(a->va);
+		a->va = NULL;
+		return err;
 	}
 	err = compsc_host_area_check(a, &compsc_82576vf_policy, &bad);
 	if (err) {
