@@ -204,15 +204,33 @@ class L1(VM):
         raise BenchError(f"L2 {name} did not come up:\n{self.l2_log(name)[-3000:]}\n"
                          f"{self.sh(f'cat /run/{name}.qemu', check=False).out}")
 
-    def wait_l2_stat(self, name: str, key: str, timeout: float = 120) -> list:
-        """The l2stat lines of @name once one carries @key."""
+    def wait_l2_stat(self, name: str, key: str = "", timeout: float = 120,
+                     pred=None, after: int = 0) -> list:
+        """The l2stat lines of @name once one past the first @after carries
+        @key (and satisfies @pred, given the line's dict).
+
+        The loop in l2-init is slow right after a migration (a fresh QEMU
+        under TCG inside TCG translates the guest anew: 10-20 s to the
+        first line), and the first line on a destination may have been
+        read on the source. So wait for a line that proves what it shows,
+        never for a fixed time."""
         t0 = time.monotonic()
         while time.monotonic() - t0 < timeout:
             stats = self.l2_stats(name)
-            if any(key in s for s in stats):
+            if any((not key or key in s) and (pred is None or pred(s))
+                   for s in stats[after:]):
                 return stats
-            time.sleep(3)
-        raise BenchError(f"no l2stat with {key} from {name}:\n{self.l2_log(name)[-2000:]}")
+            time.sleep(2)
+        raise BenchError(f"no l2stat with {key or 'it'} from {name} in {timeout} s:\n"
+                         f"{self.l2_log(name)[-2000:]}")
+
+    def l2_stat_since(self, name: str, mark: int, timeout: float = 120) -> dict:
+        """An l2stat line of @name read after the caller's moment, given
+        @mark = len(l2_stats) at that moment. One line may be under way
+        then (being read, or echoed but still in the guest's tty buffer)
+        and the next may have begun before it reached the log: the third
+        new line began after the moment."""
+        return self.wait_l2_stat(name, timeout=timeout, after=mark + 2)[mark + 2]
 
     def wait_incoming(self, port: int, timeout: float = 120) -> None:
         """Until the L2 QEMU on monitor @port waits for a migration: one
@@ -229,11 +247,19 @@ class L1(VM):
                 src: int = SRC_PORT, dst: int = DST_PORT) -> dict:
         """Migrate the L2 with monitor port @src to the one on @dst (started
         with -incoming); the final info, polled every @poll seconds."""
+        self.migrate_start(params, src, dst)
+        return self.migrate_wait(timeout, poll, src)
+
+    def migrate_start(self, params=(), src: int = SRC_PORT, dst: int = DST_PORT) -> None:
         for p in params:
             self.hmp(src, f"migrate_set_parameter {p}")
         self.hmp(src, "migrate_set_capability return-path on")
         self.hmp(dst, "migrate_set_capability return-path on")
         self.hmp(src, f"migrate -d tcp:127.0.0.1:{MIG_PORT}")
+
+    def migrate_wait(self, timeout: float = 300, poll: float = 2,
+                     src: int = SRC_PORT) -> dict:
+        """Until the migration from @src ends: its status and final info."""
         t0 = time.monotonic()
         info = ""
         while time.monotonic() - t0 < timeout:

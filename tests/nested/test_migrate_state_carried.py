@@ -17,8 +17,9 @@ def _last(stats, key):
     return vals[-1] if vals else None
 
 
-def _migrate(l1, peer, src, dst, dst_name, left_vf):
-    """One way; returns (result, the destination's l2stat lines)."""
+def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
+    """One way; returns (result, the destination's l2stat lines up to one
+    read WATCH_S of guest time after the first that shows the restore)."""
     mark = len(l1.sh("dmesg").out)
     with peer.ping_stream(L2_IP, interval=0.5) as ps:
         t0 = time.time()
@@ -29,16 +30,21 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf):
         assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
         # the source host goes away: its VF no longer owns the guest's MAC
         l1.sh(f"ip link set {PF} vf {left_vf} mac 02:00:00:00:00:9{left_vf}")
-        l1.wait_l2_stat(dst_name, "compsc_restores")
-        t_r = time.time()
+        # (the first line on the destination may have been read on the source)
+        fresh = [s for s in l1.wait_l2_stat(dst_name, "compsc_restores", pred=lambda s:
+                                            int(s["compsc_restores"]) > restores)
+                 if int(s.get("compsc_restores", -1)) > restores][0]
+        t_r, up_r = time.time(), float(fresh["up"])
         # past the guest's 8 s transmit watchdog (checked every 2 s)
         time.sleep(WATCH_S)
-        after = l1.l2_stats(dst_name)
+        after = l1.wait_l2_stat(dst_name, pred=lambda s: float(s["up"]) >= up_r + WATCH_S)
     quiet = _quiet(ps.trace, t_r, t_r + WATCH_S)
     print(f"nested: {src}->{dst}: qemu {re.findall(r'downtime: [0-9]+ ms', res['info'])}"
           f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s),"
-          f" longest quiet after the restore {quiet:.2f} s")
-    assert after, l1.l2_log(dst_name)[-2000:]
+          f" longest quiet after the restore {quiet:.2f} s; guest: restore"
+          f" {after[-1].get('compsc_restore_us')} us, transmit restarted"
+          f" {after[-1].get('compsc_resume_us')} us and first used"
+          f" {after[-1].get('compsc_first_xmit_us')} us after it")
     assert quiet < 4, f"replies stopped after the restore ({quiet:.1f} s):\n" + \
         l1.l2_log(dst_name)[-2000:]
     return res, after
@@ -61,6 +67,9 @@ def _check_carried(after, rx0, restores0, resets0):
     assert _last(after, "rx_packets") > rx0, (rx0, after[-1])
     assert min(int(s["rx_packets"]) for s in after) >= rx0, "rx counter went back"
     assert int(after[-1]["compsc_rx_shift_total"]) + int(after[-1]["compsc_tx_shift_total"]) > 0
+    # the guest timed its restore, and the replies the peer got were sent after it
+    assert int(after[-1]["compsc_restore_us"]) > 0, after[-1]
+    assert int(after[-1]["compsc_first_xmit_us"]) > 0, after[-1]
 
 
 def test_migrate_state_carried(l1, peer):
@@ -72,7 +81,7 @@ def test_migrate_state_carried(l1, peer):
     rx0, restores0, resets0 = (_last(before, k) for k in
                                ("rx_packets", "compsc_restores", "compsc_resets"))
 
-    _, after = _migrate(l1, peer, SRC_PORT, DST_PORT, "dst", 0)
+    _, after = _migrate(l1, peer, SRC_PORT, DST_PORT, "dst", 0, restores0)
     _check_carried(after, rx0, restores0, resets0)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
 
@@ -81,7 +90,7 @@ def test_migrate_state_carried(l1, peer):
     l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_incoming(SRC_PORT)
     mid = l1.l2_stats("dst")
-    _, back = _migrate(l1, peer, DST_PORT, SRC_PORT, "src", 1)
+    _, back = _migrate(l1, peer, DST_PORT, SRC_PORT, "src", 1, restores0 + 1)
     _check_carried(back, _last(mid, "rx_packets"), restores0 + 1, resets0)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()
