@@ -12,6 +12,7 @@
 
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/vfio_pci_core.h>
 #include <compsc/compsc.h>
 #include <compsc/dev_82576vf.h>
@@ -69,6 +70,8 @@ struct cvf_dev {
 	struct mutex state_mutex;
 	u32 mig_state;		/* COMPSC_MIG_* == VFIO_DEVICE_STATE_* */
 	u32 ctx;		/* COMPSC_MIG_C_HELD / _LOADED */
+	unsigned long held_at;		/* jiffies of the size-query take */
+	unsigned long backoff_until;	/* jiffies; COMPSC_MIG_C_BACKOFF */
 	struct cvf_file *save;
 	struct cvf_file *load;
 	struct cvf_area *area;	/* source: taken; destination: loaded */
@@ -88,6 +91,8 @@ struct cvf_dev {
 	/* reset_lock protects deferred_reset */
 	spinlock_t reset_lock;
 	bool deferred_reset;	/* a reset came while state_mutex was held */
+	/* bounds a take made on the size query (mig.c); takes state_mutex */
+	struct delayed_work hold_work;
 };
 
 static inline struct cvf_dev *cvf_from_vdev(struct vfio_device *vdev)
@@ -102,6 +107,8 @@ static inline struct pci_dev *cvf_pdev(struct cvf_dev *cvf)
 
 /* module parameters (main.c) */
 extern unsigned int cvf_take_timeout_ms;
+extern unsigned int cvf_hold_ms;
+extern unsigned long cvf_fault_size;
 extern bool cvf_fault_corrupt;
 extern bool cvf_host_counters;
 
@@ -117,6 +124,7 @@ extern const struct vfio_migration_ops cvf_mig_ops;
 void cvf_state_mutex_unlock(struct cvf_dev *cvf);
 void cvf_reset_done(struct cvf_dev *cvf);
 void cvf_mig_cleanup(struct cvf_dev *cvf);
+void cvf_hold_work(struct work_struct *work);
 
 /* file.c */
 struct cvf_file *cvf_file_new(struct cvf_dev *cvf, bool saving);

@@ -9,12 +9,18 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <compsc/dev_82576vf.h>
+#include <compsc/migstate.h>
 #include "compsc_vfio.h"
 
 unsigned int cvf_take_timeout_ms = 1000;
 module_param_named(take_timeout_ms, cvf_take_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(take_timeout_ms,
 		 "bound on the wait for the guest driver's readers (ms)");
+
+unsigned int cvf_hold_ms = COMPSC_MIG_HOLD_MS;
+module_param_named(hold_ms, cvf_hold_ms, uint, 0644);
+MODULE_PARM_DESC(hold_ms,
+		 "a device taken in pre-copy goes back to the guest if the switch-over does not follow within this (ms; 0: never)");
 
 bool cvf_host_counters;
 module_param_named(host_counters, cvf_host_counters, bool, 0444);
@@ -25,6 +31,11 @@ bool cvf_fault_corrupt;
 module_param_named(fault_corrupt, cvf_fault_corrupt, bool, 0644);
 MODULE_PARM_DESC(fault_corrupt,
 		 "test only: flip one byte of the next saved stream");
+
+unsigned long cvf_fault_size;
+module_param_named(fault_size, cvf_fault_size, ulong, 0644);
+MODULE_PARM_DESC(fault_size,
+		 "test only: bytes added to the stop-copy size QEMU is told, so that pre-copy does not converge");
 
 static bool cvf_dma_logging = true;
 module_param_named(dma_logging, cvf_dma_logging, bool, 0444);
@@ -70,6 +81,7 @@ int cvf_init_dev(struct vfio_device *vdev)
 	mutex_init(&cvf->state_mutex);
 	spin_lock_init(&cvf->reset_lock);
 	spin_lock_init(&cvf->stat_lock);
+	INIT_DELAYED_WORK(&cvf->hold_work, cvf_hold_work);
 	cvf->dev.dm = &compsc_82576vf_model;
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P |
@@ -85,6 +97,7 @@ void cvf_release_dev(struct vfio_device *vdev)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
+	cancel_delayed_work_sync(&cvf->hold_work);
 	mutex_destroy(&cvf->state_mutex);
 	vfio_pci_core_release_dev(vdev);
 }

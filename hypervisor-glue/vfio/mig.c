@@ -11,8 +11,12 @@
  * The device simply stays the guest's, and the save fd of STOP_COPY fails
  * every read (COMPSC_MIG_A_SAVE_FAIL), which fails the migration; QEMU
  * then resumes the guest on the untouched device.
+ *
+ * A take on the size query is bounded (hold_ms, compsc_mig_hold_expired()):
+ * a pre-copy that does not switch over gives the guest its device back.
  */
 #include <linux/file.h>
+#include <linux/jiffies.h>
 #include <linux/vfio.h>
 #include <compsc/kernel.h>
 #include <compsc/migstate.h>
@@ -57,6 +61,7 @@ void cvf_mig_cleanup(struct cvf_dev *cvf)
 	cvf->loaded = NULL;
 	cvf->loaded_len = 0;
 	cvf->ctx = 0;
+	cvf->backoff_until = 0;
 }
 
 /* A save fd for QEMU, empty until cvf_do_save(). */
@@ -165,8 +170,10 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 			"nothing held to migrate: the save fails, the guest keeps its device\n");
 		cvf_file_fail(cvf->save, -EIO);
 	}
-	if (actions & COMPSC_MIG_A_SAVE_END)
+	if (actions & COMPSC_MIG_A_SAVE_END) {
 		cvf_put_file(&cvf->save);
+		cvf->backoff_until = 0;		/* that migration is over */
+	}
 	if (actions & COMPSC_MIG_A_ABORT)
 		cvf_giveback(cvf);
 	if (actions & COMPSC_MIG_A_LOAD) {
@@ -182,12 +189,14 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 
 static u32 cvf_ctx(struct cvf_dev *cvf)
 {
+	u32 ctx = cvf->ctx, size;
 	u64 gpa;
-	u32 size;
 
 	if (!compsc_vf_area_get(cvf_pdev(cvf), &gpa, &size))
-		return cvf->ctx | COMPSC_MIG_C_AREA;
-	return cvf->ctx;
+		ctx |= COMPSC_MIG_C_AREA;
+	if (cvf->backoff_until && time_before(jiffies, cvf->backoff_until))
+		ctx |= COMPSC_MIG_C_BACKOFF;
+	return ctx;
 }
 
 /* One arc. A failed load or hand-over leaves the device in ERROR. */
@@ -255,19 +264,53 @@ static int cvf_get_state(struct vfio_device *vdev,
 }
 
 /*
+ * The bound on a take made on the size query: runs hold_ms after it (and
+ * after any later one: mod_delayed_work), gives the device back if the
+ * migration is still in PRE_COPY, and leaves the guest its device for as
+ * long again before the next size query may take it.
+ */
+void cvf_hold_work(struct work_struct *work)
+{
+	struct cvf_dev *cvf = container_of(to_delayed_work(work),
+					   struct cvf_dev, hold_work);
+	unsigned long hold = msecs_to_jiffies(cvf_hold_ms);
+
+	mutex_lock(&cvf->state_mutex);
+	if (cvf_hold_ms && time_after_eq(jiffies, cvf->held_at + hold) &&
+	    (compsc_mig_hold_expired(cvf->mig_state, cvf_ctx(cvf)) &
+	     COMPSC_MIG_A_ABORT)) {
+		cvf_giveback(cvf);
+		cvf->backoff_until = jiffies + hold;
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "no switch-over %u ms after the take: device given back to the guest\n",
+			 cvf_hold_ms);
+	}
+	cvf_state_mutex_unlock(cvf);
+}
+
+/*
  * MIG_DATA_SIZE. In PRE_COPY QEMU asks this just before it decides to stop
  * the VM, with the vCPUs running: libcompsc says take the device now, and
- * the answer is then the size of the state actually held.
+ * the answer is then the size of the state actually held (or, for a while
+ * after a hold expired, a size that keeps QEMU in pre-copy).
  */
 static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+	u32 actions;
 
 	mutex_lock(&cvf->state_mutex);
-	if (compsc_mig_size_query(cvf->mig_state, cvf_ctx(cvf)) &
-	    COMPSC_MIG_A_TAKE)
+	actions = compsc_mig_size_query(cvf->mig_state, cvf_ctx(cvf));
+	if (actions & COMPSC_MIG_A_TAKE) {
 		cvf_try_take(cvf, "on the size query");
-	*len = cvf_data_size(cvf);
+		cvf->held_at = jiffies;
+		if (cvf_hold_ms && (cvf->ctx & COMPSC_MIG_C_HELD))
+			mod_delayed_work(system_wq, &cvf->hold_work,
+					 msecs_to_jiffies(cvf_hold_ms));
+	}
+	*len = cvf_data_size(cvf) + READ_ONCE(cvf_fault_size);
+	if (actions & COMPSC_MIG_A_DEFER)
+		*len = COMPSC_MIG_SIZE_DEFER;
 	cvf_state_mutex_unlock(cvf);
 	return 0;
 }

@@ -115,9 +115,21 @@ COMPSC_EXPORT(compsc_mig_arc);
 
 u32 compsc_mig_size_query(u32 state, u32 ctx)
 {
-	return state == COMPSC_MIG_PRE_COPY ? compsc_mig_take(ctx) : 0;
+	if (state != COMPSC_MIG_PRE_COPY)
+		return 0;
+	if (ctx & COMPSC_MIG_C_BACKOFF)
+		return COMPSC_MIG_A_DEFER;
+	return compsc_mig_take(ctx);
 }
 COMPSC_EXPORT(compsc_mig_size_query);
+
+u32 compsc_mig_hold_expired(u32 state, u32 ctx)
+{
+	if (state == COMPSC_MIG_PRE_COPY && (ctx & COMPSC_MIG_C_HELD))
+		return COMPSC_MIG_A_ABORT;
+	return 0;
+}
+COMPSC_EXPORT(compsc_mig_hold_expired);
 
 const char *compsc_mig_state_name(u32 state)
 {

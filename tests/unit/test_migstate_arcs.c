@@ -59,6 +59,20 @@ int main(void)
 	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_PRE_COPY, 0), 0);
 	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_RUNNING, C_AREA), 0);
 	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_STOP_COPY, C_AREA), 0);
+	/* a hold that expired in PRE_COPY: back to the guest; for a while
+	 * the size query defers the switch-over instead of taking
+	 */
+	CHECK_EQ(compsc_mig_hold_expired(COMPSC_MIG_PRE_COPY, C_AREA | C_HELD),
+		 COMPSC_MIG_A_ABORT);
+	CHECK_EQ(compsc_mig_hold_expired(COMPSC_MIG_PRE_COPY, C_AREA), 0);
+	CHECK_EQ(compsc_mig_hold_expired(COMPSC_MIG_PRE_COPY_P2P,
+					 C_AREA | C_HELD), 0);
+	CHECK_EQ(compsc_mig_hold_expired(COMPSC_MIG_STOP_COPY, C_HELD), 0);
+	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_PRE_COPY,
+				       C_AREA | COMPSC_MIG_C_BACKOFF),
+		 COMPSC_MIG_A_DEFER);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_PRE_COPY_P2P,
+		     C_AREA | COMPSC_MIG_C_BACKOFF), COMPSC_MIG_A_TAKE);
 	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_PRE_COPY_P2P, C_AREA),
 		 COMPSC_MIG_A_TAKE);
 	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_PRE_COPY_P2P,

@@ -27,6 +27,14 @@
 #define COMPSC_MIG_C_AREA	(1u << 0) /* the guest registered an area */
 #define COMPSC_MIG_C_HELD	(1u << 1) /* we hold the write side */
 #define COMPSC_MIG_C_LOADED	(1u << 2) /* a stream was loaded and checked */
+#define COMPSC_MIG_C_BACKOFF	(1u << 3) /* a hold expired a short while ago */
+
+/*
+ * How long a device taken in PRE_COPY may stay taken without the
+ * switch-over, and how long the guest then keeps it before the next size
+ * query may take it again (the host's default; operators may change it).
+ */
+#define COMPSC_MIG_HOLD_MS	2000
 
 /* What the arc does (compsc_mig_arc() *@actions), in this order. */
 #define COMPSC_MIG_A_TAKE	(1u << 0) /* acquire (bounded), stop queues */
@@ -38,6 +46,14 @@
 #define COMPSC_MIG_A_LOAD_END	(1u << 4) /* strict parse + checks of what came */
 #define COMPSC_MIG_A_GIVE	(1u << 5) /* write state, bump, release, kick */
 #define COMPSC_MIG_A_ABORT	(1u << 6) /* restart queues, release, no bump */
+#define COMPSC_MIG_A_DEFER	(1u << 9) /* size query: answer COMPSC_MIG_SIZE_DEFER */
+
+/*
+ * The stop-copy size that keeps a migration in pre-copy: more than any
+ * link moves within a downtime limit (QEMU itself assumes 100 GiB when it
+ * cannot learn a VFIO device's size, for the same reason).
+ */
+#define COMPSC_MIG_SIZE_DEFER	(100ull << 30)
 
 /*
  * compsc_mig_arc() - the rules for one arc @from -> @to given @ctx.
@@ -55,15 +71,36 @@ int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions);
 /*
  * compsc_mig_size_query() - what to do when the host is asked, in @state,
  * how much the stop-copy phase will send (VFIO MIG_DATA_SIZE). Returns
- * COMPSC_MIG_A_TAKE or 0.
+ * COMPSC_MIG_A_TAKE, COMPSC_MIG_A_DEFER or 0.
  *
  * In PRE_COPY a migration asks this right before it decides to stop the
  * VM (QEMU's "exact pending" check), while the vCPUs still run. That is
  * the last moment the take can succeed for sure: once the vCPUs are
  * paused, a reader caught inside its section can never leave it. A take
  * that fails here is not an error; PRE_COPY -> PRE_COPY_P2P tries again.
+ *
+ * While COMPSC_MIG_C_BACKOFF is set the guest keeps its device and the
+ * answer is COMPSC_MIG_SIZE_DEFER: a switch-over now would have to take
+ * the device with the vCPUs paused, which can fail. QEMU goes on with
+ * pre-copy and asks again.
  */
 u32 compsc_mig_size_query(u32 state, u32 ctx);
+
+/*
+ * compsc_mig_hold_expired() - what to do when a device taken on the size
+ * query has been held COMPSC_MIG_HOLD_MS (or the host's bound) and the
+ * migration is still in @state. Returns COMPSC_MIG_A_ABORT or 0.
+ *
+ * A migration that does not converge (or a destination that stalls) asks
+ * the size again and again without switching over; the guest has no
+ * network for as long as the device is held. In PRE_COPY the vCPUs run and
+ * the device goes back to the guest without a version bump. The caller
+ * then sets COMPSC_MIG_C_BACKOFF for as long again: the size queries in
+ * that time defer the switch-over and leave the guest its device, the
+ * first one after it takes the device again. Past PRE_COPY the
+ * switch-over is under way: keep the device.
+ */
+u32 compsc_mig_hold_expired(u32 state, u32 ctx);
 
 /** compsc_mig_state_name() - a short name for a state number. */
 const char *compsc_mig_state_name(u32 state);
