@@ -362,6 +362,26 @@ static u32 compsc_vf_restore_pf(struct compsc_vf *vf)
 	return 2 + compsc_vf_replay(vf);
 }
 
+/* The guest's side of a migration's timeline (ethtool -S): the restore,
+ * then how long until transmit and NAPI were restarted and until a packet
+ * was sent. Guest clock; the host and the peer have their own.
+ */
+static u32 compsc_vf_us_since(u64 t)
+{
+	return min_t(u64, (ktime_get_ns() - t) / NSEC_PER_USEC, U32_MAX);
+}
+
+static void compsc_vf_tl_restored(struct compsc_vf *vf, u64 t0)
+{
+	vf->restored_at = ktime_get_ns();
+	vf->restore_us = min_t(u64, (vf->restored_at - t0) / NSEC_PER_USEC,
+			       U32_MAX);
+	vf->resume_us = 0;
+	vf->first_xmit_us = 0;
+	set_bit(COMPSC_VF_TL_RESUME, &vf->flags);
+	set_bit(COMPSC_VF_TL_XMIT, &vf->flags);
+}
+
 /* Once per migration, inside the read side, every other context backing
  * off. The device is fresh: bring the PF side back, then shift the rings
  * and restore queue and interrupt registers. No buffer is freed and no
@@ -369,6 +389,7 @@ static u32 compsc_vf_restore_pf(struct compsc_vf *vf)
  */
 static void compsc_vf_restore(struct compsc_vf *vf)
 {
+	u64 t0 = ktime_get_ns();
 	int n;
 
 	vf->restores++;
@@ -385,6 +406,7 @@ static void compsc_vf_restore(struct compsc_vf *vf)
 		vf->ops->restore_queues(vf);
 		vf->ops->rearm_irqs(vf, true);
 	}
+	compsc_vf_tl_restored(vf, t0);
 }
 
 /* ---------------------------------------------------------------- read side */
@@ -476,8 +498,13 @@ bool compsc_vf_tryenter_rx_mode(struct compsc_vf *vf)
 
 bool compsc_vf_tryenter_xmit(struct compsc_vf *vf)
 {
-	if (compsc_vf_tryenter(vf))
+	if (compsc_vf_tryenter(vf)) {
+		/* (no vf: stock mode) */
+		if (vf && unlikely(test_bit(COMPSC_VF_TL_XMIT, &vf->flags)) &&
+		    test_and_clear_bit(COMPSC_VF_TL_XMIT, &vf->flags))
+			vf->first_xmit_us = compsc_vf_us_since(vf->restored_at);
 		return true;
+	}
 	/* kicked again after the stop, so that the wake cannot come first */
 	netif_stop_queue(vf->netdev);
 	compsc_vf_kick(vf);
@@ -509,9 +536,14 @@ int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
 	return done;
 }
 
+/* ethtool runs under RTNL, which the task needs to restart transmit and
+ * NAPI after a restore. Waiting here for the host would keep RTNL through
+ * the whole blackout and the restart after it: ethtool gets -EBUSY while
+ * the host holds the device.
+ */
 int compsc_vf_ethtool_begin(struct net_device *netdev)
 {
-	return compsc_vf_enter(compsc_vf_of(netdev), COMPSC_VF_WAIT_MS);
+	return compsc_vf_enter(compsc_vf_of(netdev), 0);
 }
 
 void compsc_vf_ethtool_complete(struct net_device *netdev)
@@ -536,6 +568,8 @@ static void compsc_vf_resume(struct compsc_vf *vf)
 	list_for_each_entry(napi, &netdev->napi_list, dev_list)
 		napi_schedule(napi);
 	local_bh_enable();
+	if (test_and_clear_bit(COMPSC_VF_TL_RESUME, &vf->flags))
+		vf->resume_us = compsc_vf_us_since(vf->restored_at);
 }
 
 /* Runs whenever a path found the host holding the device, and while the
@@ -726,6 +760,9 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_replay_nacks",
 	"compsc_host_restores",
 	"compsc_restore_msgs",
+	"compsc_restore_us",
+	"compsc_resume_us",
+	"compsc_first_xmit_us",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -749,4 +786,7 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[7] = vf->replay_nacks;
 	data[8] = vf->host_restores;
 	data[9] = vf->restore_msgs;
+	data[10] = vf->restore_us;
+	data[11] = vf->resume_us;
+	data[12] = vf->first_xmit_us;
 }

@@ -55,6 +55,7 @@ class Mode:
     vfioopts = ""
     params: tuple = ()
     reps = REPS
+    guest_timeline = False   # the guest driver reports its restore (CompSC)
 
     def __init__(self, l1: L1, peer: Peer):
         self.l1, self.peer = l1, peer
@@ -95,6 +96,26 @@ class Mode:
                 ev.setdefault(m.group(2).split()[1], offset + float(m.group(1)))
         return ev
 
+    def guest_events(self, name: str, restores: int) -> dict:
+        """The guest driver's side of the restore (ethtool -S through the
+        L2's status line, guest clock, ms): how long the restore took, then
+        until the driver restarted transmit and NAPI, and until a packet
+        was first sent. Empty when the line never came (slow under TCG)."""
+        keys = ("compsc_restore_us", "compsc_resume_us", "compsc_first_xmit_us")
+        try:
+            stats = self.l1.wait_l2_stat(name, keys[-1], timeout=60, pred=lambda s:
+                                         int(s.get("compsc_restores", -1)) > restores)
+        except Exception:  # noqa: BLE001 - a missing line is reported as such
+            return {}
+        s = [s for s in stats if int(s.get("compsc_restores", -1)) > restores][-1]
+        return {k.replace("compsc_", "guest_").replace("_us", "_ms"): int(s[k]) / 1000
+                for k in keys if k in s}
+
+    def restores(self, name: str) -> int:
+        vals = [int(s["compsc_restores"]) for s in self.l1.l2_stats(name)
+                if "compsc_restores" in s]
+        return max(vals, default=0)
+
     @staticmethod
     def gap_edges(trace, start: float):
         """(last reply before, first reply after) the longest gap after @start."""
@@ -133,6 +154,8 @@ class Mode:
     def once(self, src: int, dst: int) -> dict:
         """One migration @src -> @dst (monitor ports) under the ping stream."""
         mark = len(self.l1.sh("dmesg").out)
+        names = {SRC_PORT: "src", DST_PORT: "dst"}
+        restores = self.restores(names[src]) if self.guest_timeline else 0
         with self.peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
             time.sleep(3)
             t0 = time.time()
@@ -157,6 +180,8 @@ class Mode:
             ev = self.l1_events(mark)
             out["timeline_s"] = {k: round(v - a, 2) for k, v in
                                  [("gap_end", b)] + sorted(ev.items(), key=lambda x: x[1])}
+            if self.guest_timeline:
+                out["guest_ms"] = self.guest_events(names[dst], restores)
         return out
 
     def wait_replies(self, ps, since: float) -> bool:
@@ -171,10 +196,12 @@ class Mode:
 
 class CompscLog(Mode):
     name = "compsc-log"
+    guest_timeline = True
 
 
 class CompscAll(Mode):
     name = "compsc-all"
+    guest_timeline = True
     vfioopts = "x-device-dirty-page-tracking=off"
     params = ALL_DIRTY
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from compscvm import VF, VM, Bench, PingTrace, build_id
+from compscvm import VF, VM, Bench, BenchError, PingTrace, build_id
 
 DBG = "/sys/kernel/debug/compsc_bench"
 
@@ -96,10 +96,20 @@ def migrate(vm: VM, vf: VF, check: bool = True, **opts) -> dict:
     return res
 
 
-def ethtool_stats(vm: VM, ifname: str) -> dict:
-    """`ethtool -S` as a dict of ints."""
+def ethtool_stats(vm: VM, ifname: str, timeout: float = 10) -> dict:
+    """`ethtool -S` as a dict of ints. While the host holds the device the
+    CompSC driver answers -EBUSY at once (it must not sit on RTNL, which
+    its restart after the restore needs): try again until @timeout."""
+    deadline = time.time() + timeout
+    while True:
+        r = vm.run(f"ethtool -S {ifname}", check=False)
+        if r.rc == 0 or time.time() > deadline:
+            break
+        time.sleep(0.05)
+    if r.rc:
+        raise BenchError(f"ethtool -S {ifname} failed: {r.out}{r.err}")
     out = {}
-    for line in vm.run(f"ethtool -S {ifname}").out.splitlines():
+    for line in r.out.splitlines():
         if ":" in line:
             k, v = line.rsplit(":", 1)
             try:

@@ -163,6 +163,8 @@ enum {
 	COMPSC_VF_RX_MODE_PENDING,	/* ndo_set_rx_mode found the host busy */
 	COMPSC_VF_STOPPING,		/* remove: the task must not rearm */
 	COMPSC_VF_MSG_PENDING,		/* @msg awaits the PF's answer */
+	COMPSC_VF_TL_RESUME,		/* restored: time the task's resume */
+	COMPSC_VF_TL_XMIT,		/* restored: time the first transmit */
 };
 
 /**
@@ -196,6 +198,11 @@ enum {
  * @rx_shifted: descriptors ring 0 was rotated by, over all restores
  * @tx_shifted: the same for ring 1
  * @restore_msgs: mailbox messages the last restore sent
+ * @restored_at: ktime (ns) the last restore ended
+ * @restore_us: how long the last restore took (guest clock)
+ * @resume_us: from its end until the task restarted transmit and NAPI
+ *	(0 if no path had backed off)
+ * @first_xmit_us: from its end until a packet first entered transmit
  * @mbx_msg: the message sent last, until the PF's answer (mailbox lock)
  * @mbx_len: its length in bytes, 0 when answered
  * @msg: opcode-and-buffer channels: the message sent last (ops->msg_log)
@@ -232,6 +239,10 @@ struct compsc_vf {
 	u64 rx_shifted;
 	u64 tx_shifted;
 	u32 restore_msgs;
+	u64 restored_at;
+	u32 restore_us;
+	u32 resume_us;
+	u32 first_xmit_us;
 	u32 mbx_msg[COMPSC_VF_MBX_WORDS];
 	u32 mbx_len;
 	void *msg;
@@ -377,7 +388,10 @@ bool compsc_vf_tryenter_rx_mode(struct compsc_vf *vf);
  */
 bool compsc_vf_tryenter_xmit(struct compsc_vf *vf);
 
-/** compsc_vf_ethtool_begin() - ethtool_ops.begin: every ethtool op inside the read side. */
+/**
+ * compsc_vf_ethtool_begin() - ethtool_ops.begin: every ethtool op inside
+ * the read side; -EBUSY at once while the host holds the device.
+ */
 int compsc_vf_ethtool_begin(struct net_device *netdev);
 void compsc_vf_ethtool_complete(struct net_device *netdev);
 
@@ -461,7 +475,7 @@ static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 
 /* ---------------------------------------------------------------- ethtool -S */
 
-#define COMPSC_VF_STATS_LEN	10
+#define COMPSC_VF_STATS_LEN	13
 /** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
 static inline int compsc_vf_stats_len(struct compsc_vf *vf)
 {
