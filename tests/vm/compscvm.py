@@ -38,6 +38,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 import uuid
@@ -440,18 +441,24 @@ class PingStream:
         self._p: Optional[subprocess.Popen] = None
 
     def __enter__(self) -> "PingStream":
+        # A file, not a pipe: nobody reads until the end, and a full pipe
+        # (64 KiB, ~800 replies) would block ping and stop the stream.
+        self._out = tempfile.TemporaryFile(mode="w+")
         self._p = self.peer.popen(["ping", "-n", "-D", "-i", str(self.interval),
-                                   "-W", "1", self.dst])
+                                   "-W", "1", self.dst],
+                                  stdout=self._out, stderr=subprocess.STDOUT)
         return self
 
     def __exit__(self, *exc) -> None:
         self._p.send_signal(signal.SIGINT)  # ping prints its summary on SIGINT
         try:
-            out, _ = self._p.communicate(timeout=10)
+            self._p.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self._p.kill()
-            out, _ = self._p.communicate()
-        self.trace = Peer._parse_ping(out, self.interval)
+            self._p.wait()
+        self._out.seek(0)
+        self.trace = Peer._parse_ping(self._out.read(), self.interval)
+        self._out.close()
 
 
 # ---------------------------------------------------------------- the agent
