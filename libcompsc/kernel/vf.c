@@ -342,16 +342,23 @@ static int compsc_vf_shift_rings(struct compsc_vf *vf)
 	return n;
 }
 
-/* The PF side of the VF. A host that set COMPSC_F_HOST_CONFIGURED already
- * gave the new PF our whole configuration, registered the area and did
- * its half of the reset handshake: nothing to send. Otherwise reset the
- * VF the stock way, announce the area and replay everything the old PF
- * was told. Returns the mailbox messages sent.
+/* The host already gave the new PF our whole configuration, registered
+ * the area and did its half of the reset handshake. Stable while we are
+ * inside the read side: the host writes the flag only while it holds us.
+ */
+static bool compsc_vf_host_configured(struct compsc_vf *vf)
+{
+	return le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) &
+	       COMPSC_F_HOST_CONFIGURED;
+}
+
+/* The PF side of the VF: nothing to send when the host configured it.
+ * Otherwise reset the VF the stock way, announce the area and replay
+ * everything the old PF was told. Returns the mailbox messages sent.
  */
 static u32 compsc_vf_restore_pf(struct compsc_vf *vf)
 {
-	if (le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) &
-	    COMPSC_F_HOST_CONFIGURED) {
+	if (compsc_vf_host_configured(vf)) {
 		vf->host_restores++;
 		return 0;
 	}
@@ -373,9 +380,8 @@ static u32 compsc_vf_us_since(u64 t)
 
 static void compsc_vf_tl_restored(struct compsc_vf *vf, u64 t0)
 {
+	vf->restore_us = compsc_vf_us_since(t0);
 	vf->restored_at = ktime_get_ns();
-	vf->restore_us = min_t(u64, (vf->restored_at - t0) / NSEC_PER_USEC,
-			       U32_MAX);
 	vf->resume_us = 0;
 	vf->first_xmit_us = 0;
 	set_bit(COMPSC_VF_TL_RESUME, &vf->flags);
@@ -385,9 +391,10 @@ static void compsc_vf_tl_restored(struct compsc_vf *vf, u64 t0)
 /* Once per migration, inside the read side, every other context backing
  * off. The device is fresh: bring the PF side back, then shift the rings
  * and restore queue and interrupt registers. No buffer is freed and no
- * packet replayed; the driver's own reset path does not run.
+ * packet replayed; the driver's own reset path does not run. Returns the
+ * rings restored (0: interface down; negative: the driver resets).
  */
-static void compsc_vf_restore(struct compsc_vf *vf)
+static int compsc_vf_restore(struct compsc_vf *vf)
 {
 	u64 t0 = ktime_get_ns();
 	int n;
@@ -407,6 +414,7 @@ static void compsc_vf_restore(struct compsc_vf *vf)
 		vf->ops->rearm_irqs(vf, true);
 	}
 	compsc_vf_tl_restored(vf, t0);
+	return n;
 }
 
 /* ---------------------------------------------------------------- read side */
@@ -471,13 +479,54 @@ void compsc_vf_enter_reset(struct compsc_vf *vf)
 		vf->resets++;
 }
 
+/* Transmit and NAPI, which backed off while the host held the device.
+ * Neither needs RTNL: a NAPI instance being disabled refuses the schedule,
+ * and a queue woken on a device going down is stopped by its close.
+ */
+static void compsc_vf_restart(struct compsc_vf *vf)
+{
+	struct net_device *netdev = vf->netdev;
+	struct napi_struct *napi;
+
+	if (netif_carrier_ok(netdev))
+		netif_tx_wake_all_queues(netdev);
+	rcu_read_lock();	/* as netpoll: netif_napi_del() waits for us */
+	list_for_each_entry_rcu(napi, &netdev->napi_list, dev_list)
+		napi_schedule(napi);
+	rcu_read_unlock();
+	if (test_and_clear_bit(COMPSC_VF_TL_RESUME, &vf->flags))
+		vf->resume_us = compsc_vf_us_since(vf->restored_at);
+}
+
+/* A restore with nothing to send and nothing that sleeps runs in the
+ * atomic context that found it: handing it to the task costs a scheduling
+ * round, a second and more on a loaded host. Transmit and receive restart
+ * here too, without waiting for the interrupts the restore raised (their
+ * way to the guest may not be set up yet on the new host); the task still
+ * runs the rest of the resume.
+ */
+static bool compsc_vf_restore_here(struct compsc_vf *vf)
+{
+	if (!vf->desc->restore_atomic || !compsc_vf_host_configured(vf))
+		return false;
+	if (compsc_vf_restore(vf) > 0)
+		compsc_vf_restart(vf);
+	compsc_restore_done(&vf->reader);
+	compsc_vf_kick(vf);
+	return true;
+}
+
 /* An atomic entry did not get in: the host holds the device, or this is
- * the first entry after a migration. The restore may sleep (mailbox), so
- * atomic context gives the claim back and the task takes it.
+ * the first entry after a migration. A restore that may sleep (mailbox)
+ * is given back for the task to take.
  */
 bool __compsc_vf_tryenter_slow(struct compsc_vf *vf, int ret)
 {
 	if (ret == COMPSC_READ_RESTORE) {
+		if (compsc_vf_restore_here(vf)) {
+			compsc_vf_dbg(vf, 1);
+			return true;
+		}
 		compsc_read_exit(&vf->reader, smp_processor_id());
 		compsc_restore_cancel(&vf->reader);
 	}
@@ -555,21 +604,15 @@ void compsc_vf_ethtool_complete(struct net_device *netdev)
 static void compsc_vf_resume(struct compsc_vf *vf)
 {
 	struct net_device *netdev = vf->netdev;
-	struct napi_struct *napi;
 
 	if (test_and_clear_bit(COMPSC_VF_RX_MODE_PENDING, &vf->flags)) {
 		netif_addr_lock_bh(netdev);
 		netdev->netdev_ops->ndo_set_rx_mode(netdev);
 		netif_addr_unlock_bh(netdev);
 	}
-	if (netif_carrier_ok(netdev))
-		netif_tx_wake_all_queues(netdev);
-	local_bh_disable();
-	list_for_each_entry(napi, &netdev->napi_list, dev_list)
-		napi_schedule(napi);
+	local_bh_disable();	/* the softirq runs NAPI as we enable BHs */
+	compsc_vf_restart(vf);
 	local_bh_enable();
-	if (test_and_clear_bit(COMPSC_VF_TL_RESUME, &vf->flags))
-		vf->resume_us = compsc_vf_us_since(vf->restored_at);
 }
 
 /* Runs whenever a path found the host holding the device, and while the

@@ -102,6 +102,9 @@ struct compsc_vf_ctr {
  * @nr_ctrs: entries in @ctrs
  * @replay_recs: most records the replay log holds, bounded by what the PF
  *	keeps for a VF (its size never grows with uptime)
+ * @restore_atomic: the ops' @restore_queues and @rearm_irqs never sleep,
+ *	so a restore the host left no message for runs at once in whatever
+ *	context finds it (interrupt, NAPI, transmit) instead of in the task
  */
 struct compsc_vf_desc {
 	const u32 *regs;
@@ -109,6 +112,7 @@ struct compsc_vf_desc {
 	const struct compsc_vf_ctr *ctrs;
 	u32 nr_ctrs;
 	u32 replay_recs;
+	bool restore_atomic;
 };
 
 /**
@@ -163,7 +167,7 @@ enum {
 	COMPSC_VF_RX_MODE_PENDING,	/* ndo_set_rx_mode found the host busy */
 	COMPSC_VF_STOPPING,		/* remove: the task must not rearm */
 	COMPSC_VF_MSG_PENDING,		/* @msg awaits the PF's answer */
-	COMPSC_VF_TL_RESUME,		/* restored: time the task's resume */
+	COMPSC_VF_TL_RESUME,		/* restored: time the restart of TX, NAPI */
 	COMPSC_VF_TL_XMIT,		/* restored: time the first transmit */
 };
 
