@@ -2,10 +2,13 @@
 inside the L1 host, live-migrates one L2 guest four ways, in one run:
 
   compsc-log   CompSC igbvf on VF0 -> VF1 through compsc_vfio, QEMU using the
-               driver's DMA logging (default migration parameters)
+               driver's DMA logging (default migration parameters), the
+               VF's BAR mapped into the L2 as QEMU does by default
   compsc-all   the same with QEMU's all-dirty fallback
                (x-device-dirty-page-tracking=off; converges only when told
-               the link can move all of RAM within the downtime budget)
+               the link can move all of RAM within the downtime budget),
+               BAR trapped (x-no-mmap=on: type1's dirty bitmap of a mapped
+               BAR fails), as in the nested tests
   unplug       the usual way today: device_del of VF0, migrate, device_add
                of VF1 at the destination (the guest re-plugs its NIC)
   virtio       a virtio-net L2 (tap on a bridge with the PF) migrated by the
@@ -25,6 +28,7 @@ converged=yes when that migration completed with QEMU's default
 parameters (so the DMA log, not the all-dirty fallback, let it converge).
 """
 import json
+import os
 import re
 import statistics
 import sys
@@ -33,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
 from compscvm import Peer  # noqa: E402
+from e2e_plot import gap_parts, plot_gaps  # noqa: E402
 from nested import ALL_DIRTY, DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT  # noqa: E402
 
 PING_INTERVAL = 0.05
@@ -56,6 +61,7 @@ class Mode:
     params: tuple = ()
     reps = REPS
     guest_timeline = False   # the guest driver reports its restore (CompSC)
+    bar_mmap = False         # the VF's BAR mapped into the L2 (else trapped)
 
     def __init__(self, l1: L1, peer: Peer):
         self.l1, self.peer = l1, peer
@@ -66,6 +72,7 @@ class Mode:
     def l2_start(self, name: str, port: int, dev: str, incoming: bool) -> None:
         """One L2 of this mode (its vfio-pci options, on @dev)."""
         env = f"VFIOOPTS={self.vfioopts} " if self.vfioopts else ""
+        env += "L2NOMMAP=off " if self.bar_mmap else ""
         inc = f" -incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
         self.l1.sh(f"{env}l2_start {name} {self.dev(dev)} {L2_IP} {port}{inc}")
 
@@ -143,7 +150,8 @@ class Mode:
         return {"mode": self.name, "status": "completed" if done else runs[-1]["status"],
                 "peer_gap_s": statistics.median(gaps) if done else None,
                 "gaps_s": [round(g, 2) for g in gaps],
-                "qemu_downtime_ms": [r["qemu_downtime_ms"] for r in runs]}
+                "qemu_downtime_ms": [r["qemu_downtime_ms"] for r in runs],
+                "runs": runs}
 
     def restart_incoming(self, name: str, port: int, dev: str) -> None:
         """The side the guest just left waits for it to come back."""
@@ -197,6 +205,7 @@ class Mode:
 class CompscLog(Mode):
     name = "compsc-log"
     guest_timeline = True
+    bar_mmap = True     # as QEMU does by default; the all-dirty fallback cannot
 
 
 class CompscAll(Mode):
@@ -255,7 +264,30 @@ def main(names: list) -> int:
             l1.check_kernel_log()
         finally:
             l1.close(check=False)
+    save(results)
     return report(results)
+
+
+def save(results: dict) -> Path:
+    """report.json (every migration's numbers) and gaps.png (what each gap
+    is made of) in build/bench-e2e/<time>/, linked as build/bench-e2e/latest."""
+    top = Path(os.environ.get("COMPSC_BUILD", "build")) / "bench-e2e"
+    out = top / time.strftime("%Y%m%d-%H%M%S")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(
+        {"results": results,
+         "parts_s": {m: [gap_parts(run) for run in r.get("runs", [])]
+                     for m, r in results.items()}}, indent=1) + "\n")
+    try:
+        plot_gaps(results, out / "gaps.png")
+    except ImportError as e:
+        print(f"bench-e2e: no plot ({e}); install python3-matplotlib", flush=True)
+    latest = top / "latest"
+    if latest.is_symlink() or latest.exists():
+        latest.unlink()
+    latest.symlink_to(out.name)
+    print(f"bench-e2e: report and plot in {out}", flush=True)
+    return out
 
 
 def ratio(num: dict, den: dict) -> str:

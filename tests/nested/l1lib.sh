@@ -38,7 +38,9 @@ hmp() {
 }
 
 # l2_nic NAME DEV: the QEMU NIC arguments of an L2. DEV is a VF's BDF
-# (passed through to the CompSC igbvf), "none" (no NIC: where the
+# (passed through to the CompSC igbvf; its BAR trapped unless L2NOMMAP=off:
+# the tests' all-dirty migrations need type1's dirty bitmap, which fails
+# on a mapped BAR), "none" (no NIC: where the
 # unplug baseline plugs one in later) or "virtio" (virtio-net on a tap in
 # br0, the paravirtual baseline).
 l2_nic() {
@@ -52,7 +54,7 @@ l2_nic() {
 			"-device virtio-net-pci,netdev=v0,mac=52:54:00:12:34:99,bus=rp1,romfile="
 		;;
 	*)
-		echo "-device vfio-pci,host=$2,id=hostdev0,bus=rp1,enable-migration=on,x-no-mmap=on${VFIOOPTS:+,$VFIOOPTS}"
+		echo "-device vfio-pci,host=$2,id=hostdev0,bus=rp1,enable-migration=on,x-no-mmap=${L2NOMMAP:-on}${VFIOOPTS:+,$VFIOOPTS}"
 		;;
 	esac
 }
