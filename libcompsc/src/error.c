@@ -46,6 +46,17 @@ static const struct compsc_err_desc compsc_errs[COMPSC_E_MAX] = {
 	[COMPSC_EREG_FLAGS]	= { "area: reserved bits set", EINVAL },
 	[COMPSC_ENOTRESTORED]	= { "guest has not restored the last migration yet", EAGAIN },
 	[COMPSC_EMISMATCH]	= { "stream does not match the area's lists", EINVAL },
+	[COMPSC_EREPLAY_MAGIC]	= { "replay log: bad magic, not a replay log", EBADMSG },
+	[COMPSC_EREPLAY_VERSION] = { "replay log: unsupported packed format version", EPROTONOSUPPORT },
+	[COMPSC_EREPLAY_ROOM]	= { "replay log: capacity exceeds the log's room", EINVAL },
+	[COMPSC_EREPLAY_COUNT]	= { "replay log: more records than its capacity", EINVAL },
+	[COMPSC_EREPLAY_LEN]	= { "replay log: record length exceeds a record's room", EINVAL },
+	[COMPSC_EREPLAY_FLAGS]	= { "replay log: reserved bits set in a record", EINVAL },
+	[COMPSC_EREPLAY_SEQ]	= { "replay log: records out of sequence", EINVAL },
+	[COMPSC_EREPLAY_DUPLICATE] = { "replay log: key recorded twice", EINVAL },
+	[COMPSC_EREPLAY_TRUNCATED] = { "replay log: truncated", ENODATA },
+	[COMPSC_EREPLAY_TRAILING] = { "replay log: bytes after the last record", EINVAL },
+	[COMPSC_EREPLAY_CORRUPT] = { "replay log: checksum mismatch (corrupt)", EBADMSG },
 };
 
 static const struct compsc_err_desc *compsc_err_lookup(int err)

@@ -139,19 +139,62 @@ int compsc_replay_init(struct compsc_replay *l, void *mem, u32 len,
 COMPSC_EXPORT(compsc_replay_init);
 
 /* One record of an existing log: sane length, no reserved bits, in order. */
-static int __replay_rec_ok(const struct compsc_replay *l, u32 i, u32 hdr_seq)
+static int __replay_rec_check(const struct compsc_replay_rec *recs, u32 i,
+			      u32 hdr_seq)
 {
-	const struct compsc_replay_rec *rec = &l->recs[i];
+	const struct compsc_replay_rec *rec = &recs[i];
 	u32 seq = le32_to_cpu(rec->seq);
 
-	if (le16_to_cpu(rec->len) > COMPSC_REPLAY_DATA_MAX || rec->flags ||
-	    rec->rsvd || seq > hdr_seq)
-		return 0;
-	if (i && seq <= le32_to_cpu(l->recs[i - 1].seq))
-		return 0;
+	if (le16_to_cpu(rec->len) > COMPSC_REPLAY_DATA_MAX)
+		return -COMPSC_EREPLAY_LEN;
+	if (rec->flags || rec->rsvd)
+		return -COMPSC_EREPLAY_FLAGS;
+	if (seq > hdr_seq || (i && seq <= le32_to_cpu(recs[i - 1].seq)))
+		return -COMPSC_EREPLAY_SEQ;
 	/* strictly increasing seq is checked; keys must be unique too */
-	return __replay_find(l->recs, i, le32_to_cpu(rec->key)) == i;
+	if (__replay_find(recs, i, le32_to_cpu(rec->key)) != i)
+		return -COMPSC_EREPLAY_DUPLICATE;
+	return 0;
 }
+
+/*
+ * Everything the other functions rely on, for the log at @mem (@len
+ * bytes, at least a header): the records in use or the first refusal.
+ */
+static int __replay_judge(const void *mem, u32 len, u32 *bad)
+{
+	const struct compsc_replay_hdr *h = mem;
+	const struct compsc_replay_rec *recs = (const void *)(h + 1);
+	u32 cap = le32_to_cpu(h->capacity), count = le32_to_cpu(h->count), i;
+	int err;
+
+	if (le32_to_cpu(h->magic) != COMPSC_REPLAY_MAGIC)
+		return -COMPSC_EREPLAY_MAGIC;
+	if (cap > __replay_room(len))
+		return -COMPSC_EREPLAY_ROOM;
+	if (count > cap)
+		return -COMPSC_EREPLAY_COUNT;
+	for (i = 0; i < count; i++) {
+		err = __replay_rec_check(recs, i, le32_to_cpu(h->seq));
+		if (err) {
+			*bad = i;
+			return err;
+		}
+	}
+	return (int)count;	/* count <= len / 128: fits */
+}
+
+int compsc_replay_check(const void *mem, u32 len, u32 *bad)
+{
+	u32 dummy;
+
+	bad = bad ? bad : &dummy;
+	*bad = COMPSC_REPLAY_NO_REC;
+	if (!mem || len < sizeof(struct compsc_replay_hdr))
+		return -COMPSC_EINVAL;
+	return __replay_judge(mem, len, bad);
+}
+COMPSC_EXPORT(compsc_replay_check);
 
 /*
  * The log may come from another host after migration: check everything the
@@ -161,19 +204,13 @@ int compsc_replay_attach(struct compsc_replay *l, void *mem, u32 len,
 			 struct compsc_replay_rec *stage, u32 stage_cap)
 {
 	struct compsc_replay tmp;
-	u32 cap, count, i;
 	int ret = __replay_bind(&tmp, mem, len, stage, stage_cap);
 
 	if (ret || !l)
 		return ret ? ret : -COMPSC_EINVAL;
-	cap = le32_to_cpu(tmp.hdr->capacity);
-	count = le32_to_cpu(tmp.hdr->count);
-	if (le32_to_cpu(tmp.hdr->magic) != COMPSC_REPLAY_MAGIC ||
-	    cap > __replay_room(len) || count > cap)
-		return -COMPSC_EINVAL;
-	for (i = 0; i < count; i++)
-		if (!__replay_rec_ok(&tmp, i, le32_to_cpu(tmp.hdr->seq)))
-			return -COMPSC_EINVAL;
+	ret = compsc_replay_check(mem, len, NULL);
+	if (ret < 0)
+		return ret;
 	*l = tmp;
 	return 0;
 }
@@ -603,12 +640,12 @@ static void __unpack_peek(const u8 *p, u32 *key, u32 *len)
 static int __unpack_rec(const u8 *p, u32 avail, u32 *key, u32 *len)
 {
 	if (avail < COMPSC_REPLAY_PACK_REC_HDR)
-		return -COMPSC_ETRUNCATED;
+		return -COMPSC_EREPLAY_TRUNCATED;
 	__unpack_peek(p, key, len);
 	if (*len > COMPSC_REPLAY_DATA_MAX)
-		return -COMPSC_EMALFORMED;
+		return -COMPSC_EREPLAY_LEN;
 	if (avail - COMPSC_REPLAY_PACK_REC_HDR < *len)
-		return -COMPSC_ETRUNCATED;
+		return -COMPSC_EREPLAY_TRUNCATED;
 	return 0;
 }
 
@@ -637,10 +674,10 @@ static int __unpack_check_recs(const u8 *p, u32 size, u32 n)
 		if (ret)
 			return ret;
 		if (__unpack_has_key(p, i, key))
-			return -COMPSC_EDUPLICATE;
+			return -COMPSC_EREPLAY_DUPLICATE;
 		off += COMPSC_REPLAY_PACK_REC_HDR + len;
 	}
-	return off == size ? 0 : -COMPSC_EMALFORMED;	/* trailing bytes */
+	return off == size ? 0 : -COMPSC_EREPLAY_TRAILING;
 }
 
 /* All of @buf, for a log of @cap records; *@count = records in it. */
@@ -650,15 +687,15 @@ static int __unpack_check(const void *buf, u32 len, u32 cap, u32 *count)
 	struct compsc_replay_pack_hdr h;
 
 	if (len < PACK_HDR)
-		return -COMPSC_ETRUNCATED;
+		return -COMPSC_EREPLAY_TRUNCATED;
 	memcpy(&h, buf, sizeof(h));
 	if (h.magic != COMPSC_REPLAY_PACK_MAGIC)
-		return -COMPSC_EBADMAGIC;
+		return -COMPSC_EREPLAY_MAGIC;
 	if (h.version != COMPSC_REPLAY_PACK_V1)
-		return -COMPSC_EWRONG_VERSION;
+		return -COMPSC_EREPLAY_VERSION;
 	*count = le16_to_cpu(h.count);
 	if (compsc_crc32c(0, recs, len - PACK_HDR) != le32_to_cpu(h.crc32c))
-		return -COMPSC_ECORRUPT;
+		return -COMPSC_EREPLAY_CORRUPT;
 	/* before the key check, which is quadratic in the count */
 	if (*count > cap)
 		return -COMPSC_ENOSPC;

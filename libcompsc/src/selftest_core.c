@@ -121,7 +121,7 @@ static void st_replay(struct compsc_st *st, struct compsc_area_hdr *a)
 	ST_CHECK(st, st_val(&m, 0) == 1003 && st_val(&m, 2) == 5004);
 	((struct compsc_replay_hdr *)mem)->count = cpu_to_le32(5);
 	ST_CHECK(st, compsc_replay_attach(&m, mem, len, NULL, 0) ==
-		 -COMPSC_EINVAL);
+		 -COMPSC_EREPLAY_COUNT);
 }
 
 static void st_counter(struct compsc_st *st)

@@ -11,6 +11,9 @@
  *   bad-layout.area, bad-reg.area, truncated.area   hostile areas
  *   denied.area     well formed, but lists CTRL, which the 82576 VF policy
  *                   refuses
+ *   replay-capacity.area, replay-count.area, replay-len.area
+ *                   good.area with a hostile replay log: capacity or count
+ *                   0xffffffff, record 1 of length 0xffff
  *   garbage.bin, empty.bin
  *
  * usage: gen_samples DIR
@@ -188,6 +191,24 @@ static void write_streams(const char *dir)
 	put(dir, "corrupt.stream", buf, (size_t)n);
 }
 
+/* good.area, its replay log's header or record 1 made hostile. */
+static void write_bad_replays(const char *dir, unsigned char *bad)
+{
+	struct compsc_area_hdr *h = (struct compsc_area_hdr *)bad;
+	struct compsc_replay_hdr *r = compsc_area_replay(h);
+	struct compsc_replay_rec *rec = (struct compsc_replay_rec *)(r + 1);
+
+	memcpy(bad, area, area_len);
+	r->capacity = cpu_to_le32(0xffffffffu);
+	put(dir, "replay-capacity.area", bad, area_len);
+	memcpy(bad, area, area_len);
+	r->count = cpu_to_le32(0xffffffffu);
+	put(dir, "replay-count.area", bad, area_len);
+	memcpy(bad, area, area_len);
+	rec[1].len = cpu_to_le16(0xffff);
+	put(dir, "replay-len.area", bad, area_len);
+}
+
 static void write_areas(const char *dir)
 {
 	static unsigned char bad[sizeof(area)];
@@ -204,6 +225,7 @@ static void write_areas(const char *dir)
 	memcpy(bad, area, area_len);
 	compsc_area_add_reg(h, 0, 0x0000, 4, COMPSC_REG_PLAIN);	/* CTRL */
 	put(dir, "denied.area", bad, area_len);
+	write_bad_replays(dir, bad);
 }
 
 static void write_junk(const char *dir)

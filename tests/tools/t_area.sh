@@ -33,6 +33,7 @@ assert d["regs"][2] == {"bar": 0, "offset": 0x2800, "width": 4, "kind": "plain",
                         "kind_id": 1, "flags": 0, "saved": 0xdeadb000, "name": "RDBAL(0)"}
 assert d["counters"][0]["total"] == 0x1fffffff0 and d["counters"][0]["saved"] is True
 assert d["replay"]["count"] == 3 and d["replay"]["records"][0]["data_hex"] == "525400123456"
+assert d["replay_error"] is None
 PY
 then ok "$v/area show --json: parses, values right"
 else bad "$v/area show --json" "exit $rc or JSON check failed"; fi
@@ -51,6 +52,24 @@ run "$cli" area show "$S/denied.area" --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["policy"]["ok"] is False and "not allowed" in d["policy"]["error"]' "$tmp/out" &&
 	ok "$v/area show --json denied: policy.ok false" ||
 	bad "$v/area show --json denied" "JSON check failed"
+
+# A hostile replay log: its own refusal, naming the field or the record.
+run "$cli" area show "$S/replay-capacity.area"
+expect_ok "$v/area show replay capacity 0xffffffff: why" \
+	"^invalid replay log: capacity exceeds the log's room \(capacity 4294967295, room for 4 in 528 bytes\)$"
+run "$cli" area show "$S/replay-count.area"
+expect_ok "$v/area show replay count 0xffffffff: why" \
+	'^invalid replay log: more records than its capacity \(count 4294967295, capacity 4\)$'
+run "$cli" area show "$S/replay-len.area"
+expect_ok "$v/area show replay record length 0xffff: why" \
+	"^invalid replay log: record length exceeds a record's room \(record 1: length 65535, at most 112\)$"
+run "$cli" area show "$S/replay-len.area" --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["replay"] is None and "record 1: length 65535" in d["replay_error"]' "$tmp/out" &&
+	ok "$v/area show --json replay record length: replay null, replay_error" ||
+	bad "$v/area show --json replay record length" "JSON check failed"
 
 for cmd in validate show; do
 	run "$cli" area $cmd "$S/bad-reg.area" --policy structure

@@ -26,8 +26,9 @@ expect_ok "$v/decode good: header and records" \
 	'^END at offset 432: crc32c 0x[0-9a-f]{8} ok$'
 
 run "$cli" stream decode "$S/opaque.stream"
-expect_ok "$v/decode opaque DRIVER" '^DRIVER at offset 192: 17 bytes$' \
-	'opaque \(not a replay log\)' '6e 6f 74 20'
+expect_ok "$v/decode opaque DRIVER: says why it is no replay log" \
+	'^DRIVER at offset 192: 17 bytes$' \
+	'^ +opaque \(replay log: bad magic, not a replay log\):$' '6e 6f 74 20'
 
 run "$cli" stream decode "$S/good.stream" --json
 if [ "$rc" -eq 0 ] && python3 - "$tmp/out" <<'PY'
@@ -49,14 +50,20 @@ p = r["PF_VF"]["pf_vf"]
 assert p["mac"] == "52:54:00:12:34:56" and p["vlans"] == [10, 4094]
 assert p["flag_names"] == ["spoofchk", "trust"] and p["max_frame"] == 1522
 rp = r["DRIVER"]["replay"]
+assert r["DRIVER"]["replay_error"] is None
 assert rp["packed"] and rp["count"] == 3 and rp["records"][1]["data_hex"] == "dc050000"
 PY
 then ok "$v/decode --json: parses, values right"
 else bad "$v/decode --json" "exit $rc or JSON check failed"; fi
 
 run "$cli" stream decode "$S/opaque.stream" --json
-if [ "$rc" -eq 0 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["records"][1]["replay"] is None' "$tmp/out"
-then ok "$v/decode --json opaque: replay null"
+if [ "$rc" -eq 0 ] && python3 - "$tmp/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["records"][1]
+assert r["replay"] is None
+assert r["replay_error"] == "replay log: bad magic, not a replay log"
+PY
+then ok "$v/decode --json opaque: replay null, replay_error says why"
 else bad "$v/decode --json opaque" "exit $rc or JSON check failed"; fi
 
 for cmd in validate decode; do

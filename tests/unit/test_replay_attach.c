@@ -1,4 +1,4 @@
-/* Attaching to an existing log keeps its contents and order, and refuses logs that are inconsistent (magic, capacity, count, lengths, order, duplicate keys). */
+/* Attaching to an existing log keeps its contents and order, and refuses logs that are inconsistent (magic, capacity, count, lengths, order, duplicate keys), each with its own code and record. */
 #include "check.h"
 #include "replay_util.h"
 
@@ -36,26 +36,37 @@ int main(void)
 	CHECK_EQ(key_at(&m, 3), 10);
 	memcpy(mem, good, sizeof(mem));
 
-#define BAD(mutation) do {						\
+#define BAD(mutation, code, rec) do {					\
+		u32 bad = 0;						\
 		memcpy(mem, good, sizeof(mem));				\
 		mutation;						\
-		CHECK_EQ(reattach(), -COMPSC_EINVAL);			\
+		CHECK_EQ(reattach(), code);				\
+		CHECK_EQ(compsc_replay_check(mem, sizeof(mem), &bad), code); \
+		CHECK_EQ(bad, rec);					\
 	} while (0)
-	BAD(h->magic ^= 1);
-	BAD(h->capacity = CAP + 1);		/* more than the bytes hold */
-	BAD(h->count = CAP + 1);
-	BAD(h->count = 4);			/* fine by capacity, but rec 3 is blank */
-	BAD(rec[1].len = COMPSC_REPLAY_DATA_MAX + 1);
-	BAD(rec[0].flags = 1);
-	BAD(rec[2].rsvd = 1);
-	BAD(rec[2].key = rec[0].key);		/* duplicate key */
-	BAD(rec[1].seq = rec[0].seq);		/* out of order */
-	BAD(rec[2].seq = h->seq + 1);		/* newer than the log */
+	BAD(h->magic ^= 1, -COMPSC_EREPLAY_MAGIC, COMPSC_REPLAY_NO_REC);
+	/* more than the bytes hold */
+	BAD(h->capacity = CAP + 1, -COMPSC_EREPLAY_ROOM, COMPSC_REPLAY_NO_REC);
+	BAD(h->capacity = 0xffffffff, -COMPSC_EREPLAY_ROOM, COMPSC_REPLAY_NO_REC);
+	BAD(h->count = CAP + 1, -COMPSC_EREPLAY_COUNT, COMPSC_REPLAY_NO_REC);
+	BAD(h->count = 0xffffffff, -COMPSC_EREPLAY_COUNT, COMPSC_REPLAY_NO_REC);
+	/* fine by capacity, but rec 3 is blank (seq 0 after seq 4) */
+	BAD(h->count = 4, -COMPSC_EREPLAY_SEQ, 3);
+	BAD(rec[1].len = COMPSC_REPLAY_DATA_MAX + 1, -COMPSC_EREPLAY_LEN, 1);
+	BAD(rec[1].len = 0xffff, -COMPSC_EREPLAY_LEN, 1);
+	BAD(rec[0].flags = 1, -COMPSC_EREPLAY_FLAGS, 0);
+	BAD(rec[2].rsvd = 1, -COMPSC_EREPLAY_FLAGS, 2);
+	BAD(rec[2].key = rec[0].key, -COMPSC_EREPLAY_DUPLICATE, 2);
+	BAD(rec[1].seq = rec[0].seq, -COMPSC_EREPLAY_SEQ, 1);	/* out of order */
+	BAD(rec[2].seq = h->seq + 1, -COMPSC_EREPLAY_SEQ, 2);	/* newer than the log */
 #undef BAD
 	memcpy(mem, good, sizeof(mem));
+	CHECK_EQ(compsc_replay_check(mem, sizeof(mem), NULL), 3);
 	CHECK_EQ(compsc_replay_attach(&m, mem, sizeof(mem) - 1, NULL, 0),
-		 -COMPSC_EINVAL);		/* capacity no longer fits */
+		 -COMPSC_EREPLAY_ROOM);		/* capacity no longer fits */
 	CHECK_EQ(compsc_replay_attach(&m, mem, 4, NULL, 0), -COMPSC_EINVAL);
+	CHECK_EQ(compsc_replay_check(mem, 4, NULL), -COMPSC_EINVAL);
+	CHECK_EQ(compsc_replay_check(NULL, sizeof(mem), NULL), -COMPSC_EINVAL);
 	CHECK_EQ(reattach(), 0);
 	CHECK_DONE();
 }

@@ -60,36 +60,36 @@ int main(void)
 
 	/* shorter than the header, at every length */
 	for (i = 0; i < (int)HDR; i++)
-		REFUSE(good, (u32)i, -COMPSC_ETRUNCATED);
+		REFUSE(good, (u32)i, -COMPSC_EREPLAY_TRUNCATED);
 	memcpy(b, good, n); b[0] ^= 1;
-	REFUSE(b, n, -COMPSC_EBADMAGIC);
+	REFUSE(b, n, -COMPSC_EREPLAY_MAGIC);
 	memcpy(b, good, n); b[1] = 2;
-	REFUSE(b, n, -COMPSC_EWRONG_VERSION);
+	REFUSE(b, n, -COMPSC_EREPLAY_VERSION);
 	memcpy(b, good, n); b[1] = 0;
-	REFUSE(b, n, -COMPSC_EWRONG_VERSION);
+	REFUSE(b, n, -COMPSC_EREPLAY_VERSION);
 	/* any flipped record byte, or a wrong checksum */
 	for (i = (int)HDR; i < (int)n; i++) {
 		memcpy(b, good, n); b[i] ^= 0x40;
-		REFUSE(b, n, -COMPSC_ECORRUPT);
+		REFUSE(b, n, -COMPSC_EREPLAY_CORRUPT);
 	}
 	memcpy(b, good, n); b[5] ^= 1;
-	REFUSE(b, n, -COMPSC_ECORRUPT);
+	REFUSE(b, n, -COMPSC_EREPLAY_CORRUPT);
 	/* cut inside a record, CRC made to match: truncated */
 	for (i = (int)HDR + 1; i < (int)n; i++) {
 		if ((i - (int)HDR) % (COMPSC_REPLAY_PACK_REC_HDR + 4) == 0)
 			continue;	/* a record boundary: count says more */
 		memcpy(b, good, n); fix_crc(b, (u32)i);
-		REFUSE(b, (u32)i, -COMPSC_ETRUNCATED);
+		REFUSE(b, (u32)i, -COMPSC_EREPLAY_TRUNCATED);
 	}
 	/* cut at a record boundary: the count promises a record that is not there */
 	memcpy(b, good, n); fix_crc(b, n - 9);
-	REFUSE(b, n - 9, -COMPSC_ETRUNCATED);
+	REFUSE(b, n - 9, -COMPSC_EREPLAY_TRUNCATED);
 	/* trailing bytes after the last record */
 	memcpy(b, good, n); b[n] = 0; fix_crc(b, n + 1);
-	REFUSE(b, n + 1, -COMPSC_EMALFORMED);
+	REFUSE(b, n + 1, -COMPSC_EREPLAY_TRAILING);
 	/* a smaller count leaves the rest as trailing bytes */
 	memcpy(b, good, n); set_count(b, 2); fix_crc(b, n);
-	REFUSE(b, n, -COMPSC_EMALFORMED);
+	REFUSE(b, n, -COMPSC_EREPLAY_TRAILING);
 	/* a record longer than COMPSC_REPLAY_DATA_MAX */
 	memcpy(b, good, HDR);
 	set_count(b, 1);
@@ -97,11 +97,11 @@ int main(void)
 	b[HDR + 4] = COMPSC_REPLAY_DATA_MAX + 1;
 	memset(b + HDR + 5, 0, COMPSC_REPLAY_DATA_MAX + 1);
 	fix_crc(b, HDR + 5 + COMPSC_REPLAY_DATA_MAX + 1);
-	REFUSE(b, HDR + 5 + COMPSC_REPLAY_DATA_MAX + 1, -COMPSC_EMALFORMED);
+	REFUSE(b, HDR + 5 + COMPSC_REPLAY_DATA_MAX + 1, -COMPSC_EREPLAY_LEN);
 	/* the same key twice */
 	memcpy(b, good, n); b[HDR + 9] = 1;	/* second key := 1 */
 	fix_crc(b, n);
-	REFUSE(b, n, -COMPSC_EDUPLICATE);
+	REFUSE(b, n, -COMPSC_EREPLAY_DUPLICATE);
 	/* more records than the destination log holds (N = 4) */
 	CHECK_EQ(put_u32(&src, 4, 44), 0);
 	CHECK_EQ(put_u32(&src, 5, 55), 0);

@@ -137,6 +137,7 @@ static void text_counters(struct area_ctx *a)
 void area_text(struct area_ctx *a)
 {
 	const struct compsc_area_hdr *h = a->h;
+	char why[CLI_WHY_MAX];
 
 	printf("%-12s %s (%u bytes read)\n", "area", a->f.path, a->f.len);
 	printf("%-12s %u.%u\n", "abi", le16_to_cpu(h->abi_major),
@@ -149,8 +150,9 @@ void area_text(struct area_ctx *a)
 	text_regs(a);
 	text_counters(a);
 	putchar('\n');
-	if (cli_replay_text(compsc_area_replay(a->h), le32_to_cpu(h->replay_len), 0, ""))
-		printf("replay log: not valid (compsc_replay_attach refused it)\n");
+	if (cli_replay_text(compsc_area_replay(a->h), le32_to_cpu(h->replay_len),
+			    0, "", why))
+		printf("invalid %s\n", why);	/* why: "replay log: ..." */
 }
 
 /* ------------------------------------------------------------ JSON */

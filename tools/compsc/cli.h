@@ -91,11 +91,16 @@ void stream_text(const struct compsc_stream_view *v, const char *file,
 		 const u8 *buf);
 void stream_json(const struct compsc_stream_view *v, const char *file,
 		 const u8 *buf);
-/* Replay log at @mem (@len bytes, 8-aligned, writable copy): text or JSON. */
-/* replay_print.c: a replay log from an area (raw, judged by
- * compsc_replay_attach()) or a stream DRIVER record (@packed, judged by
- * compsc_replay_unpack()); returns 0 if it is one. */
-int cli_replay_text(const void *mem, u32 len, int packed, const char *indent);
+/*
+ * replay_print.c: a replay log from an area (raw, judged by
+ * compsc_replay_check()) or a stream DRIVER record (@packed, judged by
+ * compsc_replay_unpack()). Text: 0 if it is one, else -1 and the refusal
+ * in @why (CLI_WHY_MAX bytes). JSON: @key is the log or null, and
+ * "<key>_error" the refusal or null.
+ */
+#define CLI_WHY_MAX	192
+int cli_replay_text(const void *mem, u32 len, int packed, const char *indent,
+		    char *why);
 void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
 		     int packed);
 

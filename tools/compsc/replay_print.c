@@ -1,54 +1,114 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
 /*
- * Print a replay log: an area's (raw, after compsc_replay_attach() accepted
+ * Print a replay log: an area's (raw, after compsc_replay_check() accepted
  * a private copy of it) or a stream DRIVER record's (packed, after
- * compsc_replay_unpack() accepted it into a private log).
+ * compsc_replay_unpack() accepted it into a private log). A refusal is
+ * named by the library's code and, where it is about one record, the
+ * record.
  */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Attach to a private, aligned copy; NULL (and *l untouched) if not a log. */
+/* The refusal's details that a raw log's own fields give. */
+static void replay_why_raw(char *why, size_t n, int err, u32 bad,
+			   const void *mem, u32 len)
+{
+	const struct compsc_replay_hdr *h = mem;
+	const struct compsc_replay_rec *r = (const void *)(h + 1);
+	u32 room = (len - (u32)sizeof(*h)) / (u32)sizeof(*r);
+
+	if (err == -COMPSC_EREPLAY_ROOM)
+		snprintf(why, n, " (capacity %u, room for %u in %u bytes)",
+			 le32_to_cpu(h->capacity), room, len);
+	else if (err == -COMPSC_EREPLAY_COUNT)
+		snprintf(why, n, " (count %u, capacity %u)",
+			 le32_to_cpu(h->count), le32_to_cpu(h->capacity));
+	else if (bad == COMPSC_REPLAY_NO_REC)	/* bad < count <= room below */
+		*why = 0;
+	else if (err == -COMPSC_EREPLAY_LEN)
+		snprintf(why, n, " (record %u: length %u, at most %u)", bad,
+			 le16_to_cpu(r[bad].len), COMPSC_REPLAY_DATA_MAX);
+	else if (err == -COMPSC_EREPLAY_DUPLICATE)
+		snprintf(why, n, " (record %u: key 0x%08x)", bad,
+			 le32_to_cpu(r[bad].key));
+	else if (err == -COMPSC_EREPLAY_SEQ)
+		snprintf(why, n, " (record %u: seq %u, log seq %u)", bad,
+			 le32_to_cpu(r[bad].seq), le32_to_cpu(h->seq));
+	else
+		snprintf(why, n, " (record %u)", bad);
+}
+
+/* "<library's message> (<details>)" into @why (CLI_WHY_MAX bytes). */
+static void replay_why(char *why, int err, u32 bad, const void *mem, u32 len,
+		       int packed)
+{
+	int k = snprintf(why, CLI_WHY_MAX, "%s", compsc_strerror(err));
+
+	if (k < 0 || k >= CLI_WHY_MAX)
+		return;
+	if (!packed)
+		replay_why_raw(why + k, CLI_WHY_MAX - (size_t)k, err, bad, mem,
+			       len);
+	else if (bad != COMPSC_REPLAY_NO_REC)
+		snprintf(why + k, CLI_WHY_MAX - (size_t)k, " (record %u)", bad);
+}
+
+/* Attach to a private, aligned copy; NULL (and the refusal) if not a log. */
 static void *replay_copy_attach(struct compsc_replay *l, const void *mem,
-				u32 len)
+				u32 len, char *why)
 {
 	void *copy = malloc(len ? len : 1);
+	u32 bad = COMPSC_REPLAY_NO_REC;
+	int err = -COMPSC_EINVAL;
 
-	if (!copy)
-		return NULL;
-	memcpy(copy, mem, len);
-	if (compsc_replay_attach(l, copy, len, NULL, 0)) {
-		free(copy);
+	if (!copy) {
+		snprintf(why, CLI_WHY_MAX, "replay log: not judged, out of memory");
 		return NULL;
 	}
-	return copy;
+	memcpy(copy, mem, len);
+	if (len >= sizeof(struct compsc_replay_hdr))
+		err = compsc_replay_check(copy, len, &bad);
+	if (err >= 0)
+		err = compsc_replay_attach(l, copy, len, NULL, 0);
+	if (!err)
+		return copy;
+	replay_why(why, err, bad, copy, len, 0);
+	free(copy);
+	return NULL;
 }
 
 /* Unpack into a private log big enough for any @len; NULL if not one. */
 static void *replay_copy_unpack(struct compsc_replay *l, const void *mem,
-				u32 len)
+				u32 len, char *why)
 {
 	u32 cap = len / COMPSC_REPLAY_PACK_REC_HDR + 1;
 	u32 size = (u32)sizeof(struct compsc_replay_hdr) +
 		   cap * (u32)sizeof(struct compsc_replay_rec);
 	void *log = malloc(size);
+	int err;
 
-	if (!log)
-		return NULL;
-	if (compsc_replay_init(l, log, size, NULL, 0) ||
-	    compsc_replay_unpack(l, mem, len)) {
-		free(log);
+	if (!log) {
+		snprintf(why, CLI_WHY_MAX, "replay log: not judged, out of memory");
 		return NULL;
 	}
-	return log;
+	err = compsc_replay_init(l, log, size, NULL, 0);
+	if (!err)
+		err = compsc_replay_unpack(l, mem, len);
+	if (!err)
+		return log;
+	replay_why(why, err, COMPSC_REPLAY_NO_REC, mem, len, 1);
+	free(log);
+	return NULL;
 }
 
 static void *replay_load(struct compsc_replay *l, const void *mem, u32 len,
-			 int packed)
+			 int packed, char *why)
 {
-	return packed ? replay_copy_unpack(l, mem, len) :
-			replay_copy_attach(l, mem, len);
+	*why = 0;
+	return packed ? replay_copy_unpack(l, mem, len, why) :
+			replay_copy_attach(l, mem, len, why);
 }
 
 static void replay_hex(const u8 *p, u32 n)
@@ -59,11 +119,12 @@ static void replay_hex(const u8 *p, u32 n)
 		printf("%s%02x", i && !(i % 4) ? " " : "", p[i]);
 }
 
-int cli_replay_text(const void *mem, u32 len, int packed, const char *indent)
+int cli_replay_text(const void *mem, u32 len, int packed, const char *indent,
+		    char *why)
 {
 	const struct compsc_replay_rec *r;
 	struct compsc_replay l;
-	void *copy = replay_load(&l, mem, len, packed);
+	void *copy = replay_load(&l, mem, len, packed, why);
 	u32 i, n;
 
 	if (!copy)
@@ -96,11 +157,14 @@ void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
 {
 	const struct compsc_replay_rec *r;
 	struct compsc_replay l;
-	void *copy = replay_load(&l, mem, len, packed);
+	char why[CLI_WHY_MAX], err_key[64];
+	void *copy = replay_load(&l, mem, len, packed, why);
 	u32 i, n;
 
+	snprintf(err_key, sizeof(err_key), "%s_error", key);
 	if (!copy) {
 		jw_null(j, key);
+		jw_str(j, err_key, why);
 		return;
 	}
 	n = compsc_replay_count(&l);
@@ -123,5 +187,6 @@ void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
 	}
 	jw_end_arr(j);
 	jw_end_obj(j);
+	jw_null(j, err_key);
 	free(copy);
 }

@@ -135,10 +135,11 @@ static void text_pf_vf(const struct compsc_stream_rec *r)
 static void text_driver(const struct compsc_stream_rec *r)
 {
 	u32 i, n = r->len < 64 ? r->len : 64;
+	char why[CLI_WHY_MAX];
 
-	if (!cli_replay_text(r->data, r->len, 1, "  "))
+	if (!cli_replay_text(r->data, r->len, 1, "  ", why))
 		return;
-	printf("  opaque (not a replay log)%s:", r->len > n ? ", first 64 bytes" : "");
+	printf("  opaque (%s)%s:", why, r->len > n ? ", first 64 bytes" : "");
 	for (i = 0; i < n; i++)
 		printf("%s%02x", i % 16 ? " " : "\n    ", r->data[i]);
 	putchar('\n');

@@ -49,6 +49,18 @@ enum {
 	/* host side (appended: host_status values never change meaning) */
 	COMPSC_ENOTRESTORED,	/* the guest has not restored the last hand-back */
 	COMPSC_EMISMATCH,	/* stream does not match the destination's area */
+	/* replay log: in an area (attach) or packed (unpack) */
+	COMPSC_EREPLAY_MAGIC,	/* not a (formatted or packed) replay log */
+	COMPSC_EREPLAY_VERSION,	/* packed format version unsupported */
+	COMPSC_EREPLAY_ROOM,	/* capacity more than its bytes hold */
+	COMPSC_EREPLAY_COUNT,	/* more records in use than its capacity */
+	COMPSC_EREPLAY_LEN,	/* a record longer than COMPSC_REPLAY_DATA_MAX */
+	COMPSC_EREPLAY_FLAGS,	/* reserved bits set in a record */
+	COMPSC_EREPLAY_SEQ,	/* records not in strictly increasing sequence */
+	COMPSC_EREPLAY_DUPLICATE, /* a key in two records */
+	COMPSC_EREPLAY_TRUNCATED, /* packed: shorter than its records */
+	COMPSC_EREPLAY_TRAILING, /* packed: bytes after the last record */
+	COMPSC_EREPLAY_CORRUPT,	/* packed: checksum mismatch */
 	COMPSC_E_MAX
 };
 
@@ -268,7 +280,21 @@ struct compsc_replay {
 /** compsc_replay_init() - format @len bytes at @mem as an empty log; stage may be NULL (no opsets). */
 int compsc_replay_init(struct compsc_replay *l, void *mem, u32 len,
 		       struct compsc_replay_rec *stage, u32 stage_cap);
-/** compsc_replay_attach() - use an existing log at @mem (contents checked). */
+/*
+ * compsc_replay_check() - judge the log in @len bytes at @mem (a host's
+ * copy, or the driver's own) by every rule the other functions rely on:
+ * magic (-COMPSC_EREPLAY_MAGIC), a capacity its bytes hold
+ * (-COMPSC_EREPLAY_ROOM), a count within it (-COMPSC_EREPLAY_COUNT), and
+ * for each record in use a length of at most COMPSC_REPLAY_DATA_MAX
+ * (-COMPSC_EREPLAY_LEN), no reserved bits (-COMPSC_EREPLAY_FLAGS), a
+ * sequence above the one before and not above the header's
+ * (-COMPSC_EREPLAY_SEQ) and a key no earlier record has
+ * (-COMPSC_EREPLAY_DUPLICATE). Returns the records in use; @bad (may be
+ * NULL) gets the refused record, or COMPSC_REPLAY_NO_REC. Writes nothing.
+ */
+#define COMPSC_REPLAY_NO_REC	0xffffffffu
+int compsc_replay_check(const void *mem, u32 len, u32 *bad);
+/** compsc_replay_attach() - use an existing log at @mem (compsc_replay_check() judges it). */
 int compsc_replay_attach(struct compsc_replay *l, void *mem, u32 len,
 			 struct compsc_replay_rec *stage, u32 stage_cap);
 /** compsc_replay_put() - record @key = @data (in an opset: staged). -COMPSC_ENOSPC if full. */
@@ -349,10 +375,12 @@ int compsc_replay_pack(const struct compsc_replay *l, void *buf, u32 cap);
 /*
  * compsc_replay_unpack() - replace the contents of the bound log @l with
  * the packed log in @buf. Trusts nothing: refuses a bad magic
- * (-COMPSC_EBADMAGIC), another version (-COMPSC_EWRONG_VERSION), a short
- * buffer (-COMPSC_ETRUNCATED), a checksum mismatch (-COMPSC_ECORRUPT), bad
- * framing, an oversized record or trailing bytes (-COMPSC_EMALFORMED), a
- * key twice (-COMPSC_EDUPLICATE), more records than @l holds
+ * (-COMPSC_EREPLAY_MAGIC), another version (-COMPSC_EREPLAY_VERSION), a
+ * buffer shorter than its header or records (-COMPSC_EREPLAY_TRUNCATED), a
+ * checksum mismatch (-COMPSC_EREPLAY_CORRUPT), a record longer than
+ * COMPSC_REPLAY_DATA_MAX (-COMPSC_EREPLAY_LEN), bytes after the last
+ * record (-COMPSC_EREPLAY_TRAILING), a key twice
+ * (-COMPSC_EREPLAY_DUPLICATE), more records than @l holds
  * (-COMPSC_ENOSPC) or an open opset (-COMPSC_ESTATE). All or nothing: on
  * any error @l is unchanged. Sequence numbers restart at 1 in replay order.
  */
