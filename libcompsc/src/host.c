@@ -277,16 +277,6 @@ static void compsc_host_read_state(const struct compsc_host_area *a,
 	}
 }
 
-static bool compsc_host_all_zero(const u8 *p, u32 len)
-{
-	u32 i;
-
-	for (i = 0; i < len; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
 /**
  * compsc_host_pack_replay() - the replay log, packed for the stream
  * @a: the checked area
@@ -305,9 +295,9 @@ static int compsc_host_pack_replay(const struct compsc_host_area *a,
 	int ret;
 
 	memcpy(scratch, compsc_host_sec(a->va, a->hdr.replay_off), room);
-	if (room < sizeof(struct compsc_replay_hdr) ||
-	    compsc_host_all_zero(scratch, sizeof(struct compsc_replay_hdr)))
+	if (compsc_replay_blank(scratch, room))
 		return 0;
+	/* judged by compsc_replay_check(), as compsc_area_snapshot_replay() does */
 	ret = compsc_replay_attach(&log, scratch, room, NULL, 0);
 	if (ret)
 		return ret;

@@ -197,6 +197,19 @@ int compsc_replay_check(const void *mem, u32 len, u32 *bad)
 COMPSC_EXPORT(compsc_replay_check);
 
 /*
+ * An area starts zeroed and its driver formats the log in it, so a zero
+ * header (or no room for one) is a log never formatted: no log, not a bad
+ * one. Whatever else is there is judged by compsc_replay_check().
+ */
+int compsc_replay_blank(const void *mem, u32 len)
+{
+	static const struct compsc_replay_hdr zero;
+
+	return !mem || len < sizeof(zero) || !memcmp(mem, &zero, sizeof(zero));
+}
+COMPSC_EXPORT(compsc_replay_blank);
+
+/*
  * The log may come from another host after migration: check everything the
  * other functions rely on before using it, and leave @l unbound on error.
  */

@@ -24,6 +24,10 @@
  * kind (EREG_DENIED); then over the whole list no two entries of one BAR
  * share a byte (EREG_OVERLAP, @bad = the later entry). The allow-list is
  * default-deny: an empty list refuses every entry.
+ *
+ * The replay log is judged the same way: its region (header-checked
+ * bounds) copied once, the copy judged by the replay log's own rules
+ * (compsc_replay_check(), what attach and the host's save use too).
  */
 #include <compsc/compsc.h>
 
@@ -316,3 +320,27 @@ int compsc_area_snapshot_counters(const void *area, u32 len,
 				 bad);
 }
 COMPSC_EXPORT(compsc_area_snapshot_counters);
+
+int compsc_area_snapshot_replay(const void *area, u32 len, void *out, u32 cap,
+				u32 *bad)
+{
+	struct compsc_area_hdr h;
+	u32 dummy, room;
+	int err;
+
+	bad = bad ? bad : &dummy;
+	*bad = COMPSC_REPLAY_NO_REC;
+	if (!out && cap)
+		return -COMPSC_EINVAL;
+	err = compsc_hdr_snapshot(area, len, &h);
+	if (err)
+		return err;
+	room = le32_to_cpu(h.replay_len);	/* >= a replay header */
+	if (room > cap)
+		return -COMPSC_ENOSPC;
+	memcpy(out, (const u8 *)area + le32_to_cpu(h.replay_off), room);
+	if (compsc_replay_blank(out, room))
+		return 0;
+	return compsc_replay_check(out, room, bad);
+}
+COMPSC_EXPORT(compsc_area_snapshot_replay);

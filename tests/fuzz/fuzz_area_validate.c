@@ -5,7 +5,9 @@
  * here independently of validate.c: inside an existing BAR, aligned, width
  * 4/8 (counters 4), known kind, no reserved bits, inside an allow-list
  * window that permits it, no two entries overlapping, counts within the
- * policy, and the copy equal to what the area holds.
+ * policy, and the copy equal to what the area holds. The replay log's
+ * verdict is a count within the capacity its region holds, on a copy
+ * equal to that region.
  */
 #include "fuzz_common.h"
 
@@ -93,6 +95,30 @@ static void check_counters(const uint8_t *area, u32 len)
 	no_overlap(e, n);
 }
 
+/* @check_err: what compsc_area_check() said; a bad header fails both. */
+static void check_replay(const uint8_t *area, u32 len, int check_err)
+{
+	static uint64_t out[COMPSC_AREA_MAX_SIZE / 8];
+	struct compsc_replay_hdr r;
+	struct compsc_area_hdr h;
+	u32 bad;
+	int n = compsc_area_snapshot_replay(area, len, out, sizeof(out), &bad);
+
+	FUZZ_ASSERT(!check_err || n == check_err);
+	if (n < 0) {
+		FUZZ_ASSERT(-n < COMPSC_E_MAX);
+		return;
+	}
+	memcpy(&h, area, sizeof(h));
+	memcpy(&r, out, sizeof(r));
+	FUZZ_ASSERT(!memcmp(out, area + h.replay_off, h.replay_len));
+	FUZZ_ASSERT(bad == COMPSC_REPLAY_NO_REC);
+	FUZZ_ASSERT((n == 0 && !r.magic) || ((u32)n == r.count &&
+		    r.count <= r.capacity &&
+		    r.capacity <= (h.replay_len - sizeof(r)) /
+				  sizeof(struct compsc_replay_rec)));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t *area;
@@ -108,6 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(err <= 0 && -err < COMPSC_E_MAX);
 	check_regs(area, (u32)size, err);
 	check_counters(area, (u32)size);
+	check_replay(area, (u32)size, err);
 	free(area);
 	return 0;
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
 /*
  * `compsc area show|validate`: judge a raw dump of a shared area with
- * compsc_area_check() and the host's register policy
- * (compsc_area_snapshot_regs/_counters), then print it. Nothing of the
- * dump is read before compsc_area_check() accepted its header and layout.
+ * compsc_area_check(), the host's register policy
+ * (compsc_area_snapshot_regs/_counters) and the replay log's rules
+ * (compsc_area_snapshot_replay), then print it. Nothing of the dump is
+ * read before compsc_area_check() accepted its header and layout.
  */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct area_opts {
@@ -22,11 +24,13 @@ static const char area_usage[] =
 "FILE is a raw dump of a CompSC shared area, e.g. the bench stand-in's\n"
 "/sys/kernel/debug/compsc_bench/<BDF>/area; \"-\" reads stdin.\n"
 "The header and layout are judged by compsc_area_check(), the register and\n"
-"counter lists by the host's policy (compsc_area_snapshot_regs/_counters).\n"
+"counter lists by the host's policy (compsc_area_snapshot_regs/_counters),\n"
+"the replay log by its own rules (compsc_area_snapshot_replay).\n"
 "\n"
 "  show       header and layout, control line (writer, version, flags),\n"
 "             readers inside, registers with saved values, counters, replay log\n"
-"  validate   print \"ok: N bytes, R registers, C counters (policy NAME)\"\n"
+"  validate   print \"ok: N bytes, R registers, C counters, L replay records\n"
+"             (policy NAME)\"\n"
 "\n"
 "  --policy NAME  82576vf (default): the allow-list the host enforces for an\n"
 "                 Intel 82576 VF; structure: flags, kinds, widths, alignment\n"
@@ -34,7 +38,7 @@ static const char area_usage[] =
 "  --json         show as JSON (keys: tools/README.md)\n"
 "\n"
 "An invalid area gives one line on stderr, \"compsc: FILE: <reason>\"\n"
-"(show still prints an area whose register list the policy refuses).\n"
+"(show still prints an area whose register list or replay log is refused).\n"
 "Exit: 0 valid, 1 invalid, 2 usage error or unreadable file.\n";
 
 static int area_usage_err(const char *what)
@@ -77,6 +81,31 @@ static int area_parse_opts(struct area_opts *o, int argc, char **argv, int show)
 	return o->file ? 0 : area_usage_err("missing FILE");
 }
 
+/* The replay log's verdict, on the CLI's own copy of it (a->replay). */
+static void area_replay_check(struct area_ctx *a)
+{
+	u32 room = le32_to_cpu(a->h->replay_len), bad;
+
+	a->replay = calloc(1, room);	/* room >= a replay header */
+	if (!a->replay) {
+		a->replay_n = -COMPSC_ENOSPC;
+		snprintf(a->replay_refusal, sizeof(a->replay_refusal),
+			 "replay log: not judged, out of memory");
+		return;
+	}
+	a->replay_n = compsc_area_snapshot_replay(a->h, a->f.len, a->replay,
+						  room, &bad);
+	if (a->replay_n < 0)
+		cli_replay_why(a->replay_refusal, a->replay_n, bad, a->replay,
+			       room, 0);
+}
+
+static void area_free(struct area_ctx *a)
+{
+	free(a->replay);
+	cli_file_free(&a->f);
+}
+
 /* Read the dump and judge header and layout; prints the refusal. */
 static int area_load(const struct area_opts *o, struct area_ctx *a)
 {
@@ -99,6 +128,7 @@ static int area_load(const struct area_opts *o, struct area_ctx *a)
 	a->h = (struct compsc_area_hdr *)a->f.data;
 	a->policy_name = o->policy;
 	a->policy = cli_policy(o->policy);
+	area_replay_check(a);
 	return 0;
 }
 
@@ -165,11 +195,14 @@ static int cmd_area_validate(int argc, char **argv)
 		return ret;
 	if (area_policy_check(&a))
 		ret = cli_err(EXIT_INVALID, "%s: %s", o.file, a.refusal);
+	else if (a.replay_n < 0)
+		ret = cli_err(EXIT_INVALID, "%s: %s", o.file, a.replay_refusal);
 	else
-		printf("ok: %u bytes, %u registers, %u counters (policy %s)\n",
+		printf("ok: %u bytes, %u registers, %u counters, %d replay record%s (policy %s)\n",
 		       le32_to_cpu(a.h->size), le16_to_cpu(a.h->reg_count),
-		       le16_to_cpu(a.h->counter_count), a.policy_name);
-	cli_file_free(&a.f);
+		       le16_to_cpu(a.h->counter_count), a.replay_n,
+		       a.replay_n == 1 ? "" : "s", a.policy_name);
+	area_free(&a);
 	return ret;
 }
 
@@ -189,9 +222,12 @@ static int cmd_area_show(int argc, char **argv)
 	else
 		area_text(&a);
 	fflush(stdout);
+	/* printed in full; the exit says whether the host would take it */
 	if (a.refusal[0])
 		ret = cli_err(EXIT_INVALID, "%s: %s", o.file, a.refusal);
-	cli_file_free(&a.f);
+	else if (a.replay_n < 0)
+		ret = cli_err(EXIT_INVALID, "%s: %s", o.file, a.replay_refusal);
+	area_free(&a);
 	return ret;
 }
 

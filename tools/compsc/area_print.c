@@ -2,7 +2,8 @@
 /*
  * Print an area that compsc_area_check() accepted: every section lies
  * inside the dump and the used counts are within capacity, so entries can
- * be read in place. Entry contents are the guest's and are shown as they
+ * be read in place. The replay log is printed from the copy
+ * compsc_area_snapshot_replay() judged. Entry contents are the guest's and are shown as they
  * are (an unknown kind prints as "unknown"); the policy verdict says
  * whether the host would accept them.
  */
@@ -134,10 +135,23 @@ static void text_counters(struct area_ctx *a)
 	}
 }
 
+/* The replay log as compsc_area_snapshot_replay() judged it. */
+static void text_replay(struct area_ctx *a)
+{
+	u32 room = le32_to_cpu(a->h->replay_len);
+	char why[CLI_WHY_MAX];
+
+	if (a->replay_n < 0)
+		printf("invalid %s\n", a->replay_refusal); /* "replay log: ..." */
+	else if (compsc_replay_blank(a->replay, room))
+		printf("replay log: none (never formatted)\n");
+	else if (cli_replay_text(a->replay, room, 0, "", why))
+		printf("invalid %s\n", why);	/* judged twice: cannot differ */
+}
+
 void area_text(struct area_ctx *a)
 {
 	const struct compsc_area_hdr *h = a->h;
-	char why[CLI_WHY_MAX];
 
 	printf("%-12s %s (%u bytes read)\n", "area", a->f.path, a->f.len);
 	printf("%-12s %u.%u\n", "abi", le16_to_cpu(h->abi_major),
@@ -150,9 +164,7 @@ void area_text(struct area_ctx *a)
 	text_regs(a);
 	text_counters(a);
 	putchar('\n');
-	if (cli_replay_text(compsc_area_replay(a->h), le32_to_cpu(h->replay_len),
-			    0, "", why))
-		printf("invalid %s\n", why);	/* why: "replay log: ..." */
+	text_replay(a);
 }
 
 /* ------------------------------------------------------------ JSON */
@@ -262,6 +274,21 @@ static void json_policy(struct jw *j, const struct area_ctx *a)
 	jw_end_obj(j);
 }
 
+static void json_replay(struct jw *j, struct area_ctx *a)
+{
+	u32 room = le32_to_cpu(a->h->replay_len);
+
+	if (a->replay_n < 0) {
+		jw_null(j, "replay");
+		jw_str(j, "replay_error", a->replay_refusal);
+	} else if (compsc_replay_blank(a->replay, room)) {
+		jw_null(j, "replay");	/* none: nothing wrong with it */
+		jw_null(j, "replay_error");
+	} else {
+		cli_replay_json(j, "replay", a->replay, room, 0);
+	}
+}
+
 void area_json(struct area_ctx *a)
 {
 	const struct compsc_area_hdr *h = a->h;
@@ -282,8 +309,7 @@ void area_json(struct area_ctx *a)
 	json_policy(&j, a);
 	json_regs(&j, a);
 	json_counters(&j, a);
-	cli_replay_json(&j, "replay", compsc_area_replay(a->h),
-			le32_to_cpu(h->replay_len), 0);
+	json_replay(&j, a);
 	jw_end_obj(&j);
 	jw_done(&j);
 }

@@ -73,13 +73,21 @@ const char *cli_link_state_name(u8 s);
 /* ------------------------------------------------------------ commands */
 int cmd_stream(int argc, char **argv);
 int cmd_area(int argc, char **argv);
-/* area_print.c: an area compsc_area_check() accepted, and the policy verdict. */
+/* Room for a refusal's text: the library's message and its details. */
+#define CLI_WHY_MAX	192
+/*
+ * area_print.c: an area compsc_area_check() accepted, the policy verdict
+ * and the replay log's (compsc_area_snapshot_replay()).
+ */
 struct area_ctx {
 	struct cli_file f;
 	struct compsc_area_hdr *h;	/* f.data, valid after the check */
 	const char *policy_name;
 	const struct compsc_policy *policy;
-	char refusal[192];		/* policy verdict, "" when accepted */
+	char refusal[CLI_WHY_MAX];	/* policy verdict, "" when accepted */
+	void *replay;			/* the judged copy of the replay log */
+	int replay_n;			/* records in it, or -COMPSC_E* */
+	char replay_refusal[CLI_WHY_MAX]; /* "" when replay_n >= 0 */
 };
 void area_text(struct area_ctx *a);
 void area_json(struct area_ctx *a);
@@ -98,10 +106,12 @@ void stream_json(const struct compsc_stream_view *v, const char *file,
  * in @why (CLI_WHY_MAX bytes). JSON: @key is the log or null, and
  * "<key>_error" the refusal or null.
  */
-#define CLI_WHY_MAX	192
 int cli_replay_text(const void *mem, u32 len, int packed, const char *indent,
 		    char *why);
 void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
 		     int packed);
+/* The refusal @err (record @bad) of the log at @mem as text, into @why. */
+void cli_replay_why(char *why, int err, u32 bad, const void *mem, u32 len,
+		    int packed);
 
 #endif /* COMPSC_CLI_H */

@@ -3,7 +3,7 @@
  * compsc - inspect CompSC migration streams and shared-area dumps.
  *
  * Every judgement is libcompsc's (compsc_stream_parse, compsc_area_check,
- * compsc_area_snapshot_*, compsc_replay_attach); the CLI reads files,
+ * compsc_area_snapshot_*, compsc_replay_check/_unpack); the CLI reads files,
  * names fields and prints. Errors are one line on stderr.
  */
 #include "cli.h"

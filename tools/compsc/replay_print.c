@@ -41,8 +41,8 @@ static void replay_why_raw(char *why, size_t n, int err, u32 bad,
 }
 
 /* "<library's message> (<details>)" into @why (CLI_WHY_MAX bytes). */
-static void replay_why(char *why, int err, u32 bad, const void *mem, u32 len,
-		       int packed)
+void cli_replay_why(char *why, int err, u32 bad, const void *mem, u32 len,
+		    int packed)
 {
 	int k = snprintf(why, CLI_WHY_MAX, "%s", compsc_strerror(err));
 
@@ -74,7 +74,7 @@ static void *replay_copy_attach(struct compsc_replay *l, const void *mem,
 		err = compsc_replay_attach(l, copy, len, NULL, 0);
 	if (!err)
 		return copy;
-	replay_why(why, err, bad, copy, len, 0);
+	cli_replay_why(why, err, bad, copy, len, 0);
 	free(copy);
 	return NULL;
 }
@@ -98,7 +98,7 @@ static void *replay_copy_unpack(struct compsc_replay *l, const void *mem,
 		err = compsc_replay_unpack(l, mem, len);
 	if (!err)
 		return log;
-	replay_why(why, err, COMPSC_REPLAY_NO_REC, mem, len, 1);
+	cli_replay_why(why, err, COMPSC_REPLAY_NO_REC, mem, len, 1);
 	free(log);
 	return NULL;
 }

@@ -294,6 +294,13 @@ int compsc_replay_init(struct compsc_replay *l, void *mem, u32 len,
  */
 #define COMPSC_REPLAY_NO_REC	0xffffffffu
 int compsc_replay_check(const void *mem, u32 len, u32 *bad);
+/*
+ * compsc_replay_blank() - @len bytes at @mem hold no log: too few for a
+ * header, or a zero header (the driver never formatted one). What a host
+ * taking the log from an area treats as "no log"; anything else there is
+ * judged by compsc_replay_check().
+ */
+int compsc_replay_blank(const void *mem, u32 len);
 /** compsc_replay_attach() - use an existing log at @mem (compsc_replay_check() judges it). */
 int compsc_replay_attach(struct compsc_replay *l, void *mem, u32 len,
 			 struct compsc_replay_rec *stage, u32 stage_cap);
@@ -548,6 +555,17 @@ int compsc_area_snapshot_counters(const void *area, u32 len,
 				  const struct compsc_policy *p,
 				  struct compsc_counter_desc *out, u32 cap,
 				  u32 *bad);
+/*
+ * compsc_area_snapshot_replay() - copy the area's replay log (replay_len
+ * bytes at replay_off, bounds judged with the header) into @out (host
+ * memory, @cap bytes, 4-byte aligned) and judge the copy as a host takes
+ * it: 0 for a blank log (compsc_replay_blank()), else
+ * compsc_replay_check(). Returns the records in use or -COMPSC_E*
+ * (-COMPSC_ENOSPC: @cap is short of replay_len); @bad gets the refused
+ * record, or COMPSC_REPLAY_NO_REC.
+ */
+int compsc_area_snapshot_replay(const void *area, u32 len, void *out, u32 cap,
+				u32 *bad);
 
 /* ------------------------------------------------------------------ */
 /* Self-test (runs in the kernel module and in the unit tests)         */
