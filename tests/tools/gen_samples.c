@@ -16,7 +16,21 @@
  *                   0xffffffff, record 1 of length 0xffff
  *   garbage.bin, empty.bin
  *
- * usage: gen_samples DIR
+ * With --large, inputs too big to commit, for the CLI's resource tests
+ * (a replay log's packed form is written here by hand: the library's own
+ * packer never writes a duplicate key, and 65,535 puts would be slow):
+ *
+ *   huge-driver.stream  16 MiB, the most --max-len allows by default,
+ *                       nearly all of it a DRIVER record that starts like
+ *                       a packed replay log of 65,535 records (its
+ *                       checksum is wrong)
+ *   many-keys.stream    a DRIVER replay log of 65,535 records (the most a
+ *                       packed log counts), 112 data bytes each
+ *   dup-first.stream, dup-middle.stream, dup-last.stream
+ *                       65,535 empty records, one key repeated: record 1,
+ *                       32768 or 65534 repeats an earlier record's key
+ *
+ * usage: gen_samples [--large] DIR
  */
 #include <compsc/compsc.h>
 
@@ -241,10 +255,93 @@ static void write_junk(const char *dir)
 	put(dir, "empty.bin", g, 0);
 }
 
+/* ------------------------------------------------------------ --large */
+
+#define BIG_STREAM	(16u << 20)
+#define BIG_RECS	0xffffu
+#define BIG_KEY(i)	(0x10000u + (i))
+
+/*
+ * A packed log of BIG_RECS records of @dlen bytes, record @dup_at keyed
+ * like record @dup_of (dup_at BIG_RECS: no duplicate). Returns its bytes.
+ */
+static u32 pack_big(u8 *buf, u32 dlen, u32 dup_at, u32 dup_of)
+{
+	struct compsc_replay_pack_hdr h = {
+		.magic = COMPSC_REPLAY_PACK_MAGIC,
+		.version = COMPSC_REPLAY_PACK_V1,
+		.count = cpu_to_le16(BIG_RECS),
+	};
+	u8 *p = buf + sizeof(h);
+	__le32 key;
+	u32 i;
+
+	for (i = 0; i < BIG_RECS; i++) {
+		key = cpu_to_le32(BIG_KEY(i == dup_at ? dup_of : i));
+		memcpy(p, &key, sizeof(key));
+		p[4] = (u8)dlen;
+		memset(p + COMPSC_REPLAY_PACK_REC_HDR, (u8)i, dlen);
+		p += COMPSC_REPLAY_PACK_REC_HDR + dlen;
+	}
+	h.crc32c = cpu_to_le32(compsc_crc32c(0, buf + sizeof(h),
+					     (u32)(p - buf) - sizeof(h)));
+	memcpy(buf, &h, sizeof(h));
+	return (u32)(p - buf);
+}
+
+/* A stream of one DRIVER record holding @len bytes of @payload. */
+static void put_driver_stream(const char *dir, const char *name,
+			      const u8 *payload, u32 len, u8 *out)
+{
+	struct compsc_stream_writer w;
+	int n;
+
+	compsc_stream_begin(&w, out, BIG_STREAM, &id_82576vf);
+	compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, payload, len);
+	n = compsc_stream_end(&w);
+	if (n < 0)
+		die(name, n);
+	put(dir, name, out, (size_t)n);
+}
+
+static void write_large(const char *dir)
+{
+	/* what a DRIVER payload may be for the stream to be exactly 16 MiB */
+	const u32 fill = BIG_STREAM - sizeof(struct compsc_stream_hdr) -
+			 2 * sizeof(struct compsc_rec_hdr) -
+			 sizeof(struct compsc_rec_end);
+	static const struct { const char *name; u32 at, of; } dups[] = {
+		{ "dup-first.stream", 1, 0 },
+		{ "dup-middle.stream", 32768, 100 },
+		{ "dup-last.stream", BIG_RECS - 1, BIG_RECS - 2 },
+	};
+	u8 *payload = calloc(1, BIG_STREAM), *out = malloc(BIG_STREAM);
+	size_t i;
+
+	if (!payload || !out)
+		die("--large", -COMPSC_ENOSPC);
+	memset(payload, 'x', fill);
+	pack_big(payload, 0, BIG_RECS, 0);	/* a real header, then no log */
+	put_driver_stream(dir, "huge-driver.stream", payload, fill, out);
+	put_driver_stream(dir, "many-keys.stream", payload,
+			  pack_big(payload, COMPSC_REPLAY_DATA_MAX, BIG_RECS, 0),
+			  out);
+	for (i = 0; i < sizeof(dups) / sizeof(dups[0]); i++)
+		put_driver_stream(dir, dups[i].name, payload,
+				  pack_big(payload, 0, dups[i].at, dups[i].of),
+				  out);
+	free(payload);
+	free(out);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--large")) {
+		write_large(argv[2]);
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: gen_samples DIR\n");
+		fprintf(stderr, "usage: gen_samples [--large] DIR\n");
 		return 2;
 	}
 	build_area();

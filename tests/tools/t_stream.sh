@@ -97,6 +97,44 @@ expect_err "$v/unknown command" 2 "unknown command 'frob'"
 run "$cli"
 expect_err "$v/no command" 2 'missing command'
 
+# Large hostile inputs (the generator's --large set, too big to commit).
+L=$tmp/large
+[ -d "$L" ] || { mkdir -p "$L" && "$gen" --large "$L"; } || bad "$v/large inputs" "generator failed"
+
+# A repeated key is found wherever it is: the second record of 65,535,
+# the middle one, the last one.
+for d in first:1 middle:32768 last:65534; do
+	run "$cli" stream decode "$L/dup-${d%%:*}.stream"
+	expect_ok "$v/decode 65,535 records, key repeated at the ${d%%:*}: refused as a log" \
+		"^ +opaque \\(replay log: key recorded twice \\(record ${d#*:}\\)\\), first 64 bytes:$"
+done
+run "$cli" stream decode "$L/dup-middle.stream" --json
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["records"][0]
+assert r["replay"] is None
+assert r["replay_error"] == "replay log: key recorded twice (record 32768)"' "$tmp/out" &&
+	ok "$v/decode --json repeated key: replay_error names the record" ||
+	bad "$v/decode --json repeated key" "exit $rc or JSON check failed"
+
+# Memory follows what the input holds, not what it claims: under a limit
+# far below what allocating by the claimed length took (437 MB for the
+# 16 MiB stream, 200 MB for the 65,535-record log), the CLI still judges
+# both. ASan reserves terabytes of address space: plain build only.
+if [ "$v" = plain ]; then
+	run bash -c 'ulimit -v 131072 && exec "$@"' sh "$cli" stream decode "$L/huge-driver.stream"
+	expect_ok "$v/decode 16 MiB DRIVER under ulimit -v 128 MiB" \
+		'^total_len +16777216 bytes$' \
+		'^ +opaque \(replay log: checksum mismatch \(corrupt\)\), first 64 bytes:$'
+	lim='ulimit -v 131072 && exec "$@"' under=' under ulimit -v 128 MiB'
+else
+	lim='exec "$@"' under=
+fi
+run bash -c "$lim" sh "$cli" stream decode "$L/many-keys.stream"
+expect_ok "$v/decode a 65,535-record replay log$under" \
+	'^ +replay log \(packed\): 65535 records$' \
+	'^ +65534 +0x0001fffe 65535 +112 +fefefefe '
+
 # Every single-byte change of a good stream: refused or accepted, never a crash.
 python3 - "$S/good.stream" "$tmp/mut" <<'PY'
 import os, sys

@@ -2,7 +2,7 @@
 /*
  * Print a replay log: an area's (raw, after compsc_replay_check() accepted
  * a private copy of it) or a stream DRIVER record's (packed, after
- * compsc_replay_unpack() accepted it into a private log). A refusal is
+ * compsc_replay_unpack_keys() accepted it into a private log). A refusal is
  * named by the library's code and, where it is about one record, the
  * record.
  */
@@ -79,26 +79,37 @@ static void *replay_copy_attach(struct compsc_replay *l, const void *mem,
 	return NULL;
 }
 
-/* Unpack into a private log big enough for any @len; NULL if not one. */
+/*
+ * Unpack into a private log of the records the header claims: judged
+ * before anything is allocated, and claims the bytes cannot back are
+ * refused, so what is allocated follows what @mem holds. The key scratch
+ * makes the duplicate check n log n. NULL (and the refusal) if not a log.
+ */
 static void *replay_copy_unpack(struct compsc_replay *l, const void *mem,
 				u32 len, char *why)
 {
-	u32 cap = len / COMPSC_REPLAY_PACK_REC_HDR + 1;
-	u32 size = (u32)sizeof(struct compsc_replay_hdr) +
-		   cap * (u32)sizeof(struct compsc_replay_rec);
-	void *log = malloc(size);
-	int err;
+	int n = compsc_replay_pack_count(mem, len), err = n;
+	u32 bad = COMPSC_REPLAY_NO_REC, size;
+	void *log = NULL;
+	u64 *keys = NULL;
 
-	if (!log) {
-		snprintf(why, CLI_WHY_MAX, "replay log: not judged, out of memory");
-		return NULL;
+	if (n >= 0) {
+		size = (u32)sizeof(struct compsc_replay_hdr) +
+		       (u32)n * (u32)sizeof(struct compsc_replay_rec);
+		log = malloc(size);
+		keys = malloc(n ? (size_t)n * sizeof(*keys) : 1);
+		err = log && keys ? compsc_replay_init(l, log, size, NULL, 0) :
+				    1;
 	}
-	err = compsc_replay_init(l, log, size, NULL, 0);
 	if (!err)
-		err = compsc_replay_unpack(l, mem, len);
+		err = compsc_replay_unpack_keys(l, mem, len, keys, (u32)n, &bad);
+	free(keys);
 	if (!err)
 		return log;
-	cli_replay_why(why, err, COMPSC_REPLAY_NO_REC, mem, len, 1);
+	if (err > 0)
+		snprintf(why, CLI_WHY_MAX, "replay log: not judged, out of memory");
+	else
+		cli_replay_why(why, err, bad, mem, len, 1);
 	free(log);
 	return NULL;
 }

@@ -392,6 +392,22 @@ int compsc_replay_pack(const struct compsc_replay *l, void *buf, u32 cap);
  * any error @l is unchanged. Sequence numbers restart at 1 in replay order.
  */
 int compsc_replay_unpack(struct compsc_replay *l, const void *buf, u32 len);
+/*
+ * compsc_replay_pack_count() - the records the packed log in @buf says it
+ * holds, once its magic and version are judged and its bytes could hold
+ * that many (-COMPSC_EREPLAY_TRUNCATED otherwise): what to size a log and
+ * a key scratch by before unpacking. Nothing else is judged.
+ */
+int compsc_replay_pack_count(const void *buf, u32 len);
+/*
+ * compsc_replay_unpack_keys() - compsc_replay_unpack() with the caller's
+ * scratch for the key check: with @nkeys at least the count, @keys is
+ * sorted and the check is n log n; else it compares every pair, n^2,
+ * which the capacity of an area's log (at most 511 records) keeps cheap.
+ * @bad (may be NULL) gets the refused record, or COMPSC_REPLAY_NO_REC.
+ */
+int compsc_replay_unpack_keys(struct compsc_replay *l, const void *buf,
+			      u32 len, u64 *keys, u32 nkeys, u32 *bad);
 
 /* ------------------------------------------------------------------ */
 /* Counters (self-emulation)                                           */
