@@ -33,6 +33,7 @@
  * usage: gen_samples [--large] DIR
  */
 #include <compsc/compsc.h>
+#include <compsc/dev_82576vf.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,21 +96,28 @@ static void put(const char *dir, const char *name, const void *p, size_t n)
 	}
 }
 
+/*
+ * The log igbvf keeps (drivers/igbvf/0002-*): the mailbox messages the PF
+ * keeps as VF state, keyed by message type, a VLAN's by type and id.
+ */
 static void fill_replay(struct compsc_area_hdr *a)
 {
+	const u32 mac[3] = { COMPSC_82576VF_MSG_SET_MAC, 0x12005452, 0x5634 };
+	const u32 lpe[2] = { COMPSC_82576VF_MSG_SET_LPE, 1522 };
+	const u32 vlan[2] = { COMPSC_82576VF_MSG_SET_VLAN |
+			      1u << COMPSC_82576VF_MSGINFO_SHIFT, 10 };
 	struct compsc_replay l;
-	static const u8 mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
-	u32 mtu = 1500, vlan = 10;
 	int err;
 
 	err = compsc_replay_init(&l, compsc_area_replay(a),
 				 le32_to_cpu(a->replay_len), NULL, 0);
 	if (!err)
-		err = compsc_replay_put(&l, 0x01, mac, sizeof(mac));
+		err = compsc_replay_put(&l, mac[0], mac, sizeof(mac));
 	if (!err)
-		err = compsc_replay_put(&l, 0x02, &mtu, sizeof(mtu));
+		err = compsc_replay_put(&l, lpe[0], lpe, sizeof(lpe));
 	if (!err)
-		err = compsc_replay_put(&l, 0x100 + vlan, &vlan, sizeof(vlan));
+		err = compsc_replay_put(&l, COMPSC_82576VF_MSG_SET_VLAN |
+					vlan[1] << 16, vlan, sizeof(vlan));
 	if (err)
 		die("replay", err);
 }

@@ -17,7 +17,8 @@ expect_ok "$v/area show good" '^abi +1\.0$' '^size +1152 bytes$' \
 	'^ +2 +0 +0x00002800 4 +plain +0x00000000deadb000 RDBAL\(0\)$' \
 	'^ +0 +0 +0x00000f10 counter_ro +yes +0xfffffff0 8589934576 +VFGPRC$' \
 	'^replay log: capacity 4, 3 records, last seq 3$' \
-	'^ +0 +0x00000001 1 +6 +52540012 3456$'
+	'^ +0 +SET_MAC \(0x00000002\) +1 +12 +02000000 52540012 34560000$' \
+	'^ +2 +SET_VLAN\(10\) \(0x000a0004\) +3 +8 +04000100 0a000000$'
 
 run "$cli" area show "$S/good.area" --json
 if [ "$rc" -eq 0 ] && python3 - "$tmp/out" <<'PY'
@@ -32,11 +33,26 @@ assert d["policy"] == {"name": "82576vf", "ok": True, "error": None}
 assert d["regs"][2] == {"bar": 0, "offset": 0x2800, "width": 4, "kind": "plain",
                         "kind_id": 1, "flags": 0, "saved": 0xdeadb000, "name": "RDBAL(0)"}
 assert d["counters"][0]["total"] == 0x1fffffff0 and d["counters"][0]["saved"] is True
-assert d["replay"]["count"] == 3 and d["replay"]["records"][0]["data_hex"] == "525400123456"
+assert d["replay"]["count"] == 3
+assert d["replay"]["records"][0]["data_hex"] == "020000005254001234560000"
+assert [(x["key"], x["name"]) for x in d["replay"]["records"]] == [
+    (0x2, "SET_MAC"), (0x5, "SET_LPE"), (0x000a0004, "SET_VLAN(10)")]
 assert d["replay_error"] is None
 PY
 then ok "$v/area show --json: parses, values right"
 else bad "$v/area show --json" "exit $rc or JSON check failed"; fi
+
+# Replay keys are named for the 82576 VF only, as registers are.
+run "$cli" area show "$S/good.area" --policy structure
+expect_ok "$v/area show --policy structure: raw replay keys" \
+	'^ +0 +0x00000002 +1 +12 +02000000 ' '^ +2 +0x000a0004 +3 +8 '
+run "$cli" area show "$S/good.area" --policy structure --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [x["name"] for x in d["replay"]["records"]] == [None] * 3' "$tmp/out" &&
+	ok "$v/area show --json --policy structure: replay names null" ||
+	bad "$v/area show --json --policy structure" "JSON check failed"
 
 run "$cli" area validate "$S/denied.area"
 expect_err "$v/area validate denied" 1 'denied.area: area: register not allowed \(register 6: bar 0 offset 0x0 width 4 kind plain\)$'

@@ -8,22 +8,24 @@ run "$cli" stream --help
 expect_ok "$v/stream help" 'compsc stream decode FILE' '--expect' 'Exit: 0 valid'
 
 run "$cli" stream validate "$S/good.stream"
-expect_ok "$v/validate good" '^ok: 448 bytes, 6 records$'
+expect_ok "$v/validate good" '^ok: 464 bytes, 6 records$'
 run "$cli" stream validate "$S/good.stream" --expect 8086:10ca
-expect_ok "$v/validate good --expect right device" '^ok: 448 bytes'
+expect_ok "$v/validate good --expect right device" '^ok: 464 bytes'
 
 run "$cli" stream decode "$S/good.stream"
 expect_ok "$v/decode good: header and records" \
 	'^format +1\.0$' '^device +8086:10ca \(subsystem 8086:a03c\)$' \
-	'^total_len +448 bytes$' '1 unknown optional skipped' \
+	'^total_len +464 bytes$' '1 unknown optional skipped' \
 	'^REGS at offset 32: 112 bytes, mandatory, 7 entries$' \
 	'^ +2 +0 +0x00002800 4 +plain +0xdeadb000 +RDBAL\(0\)$' \
 	'^ +6 +3 +0x00000000 8 +plain +0x0123456789abcdef -$' \
 	'^ +0 +0 +0x00000f10 counter_ro +0xfffffff0 8589934576 +VFGPRC$' \
 	'^ +mac +52:54:00:12:34:56$' '^ +vlans +2: 10 4094$' \
 	'replay log \(packed\): 3 records' \
-	'^ +1 +0x00000002 2 +4 +dc050000$' \
-	'^END at offset 432: crc32c 0x[0-9a-f]{8} ok$'
+	'^ +0 +SET_MAC \(0x00000002\) +1 +12 +02000000 52540012 34560000$' \
+	'^ +1 +SET_LPE \(0x00000005\) +2 +8 +05000000 f2050000$' \
+	'^ +2 +SET_VLAN\(10\) \(0x000a0004\) +3 +8 +04000100 0a000000$' \
+	'^END at offset 448: crc32c 0x[0-9a-f]{8} ok$'
 
 run "$cli" stream decode "$S/opaque.stream"
 expect_ok "$v/decode opaque DRIVER: says why it is no replay log" \
@@ -37,7 +39,7 @@ d = json.load(open(sys.argv[1]))
 r = {x["type"]: x for x in d["records"]}
 assert d["format"] == {"major": 1, "minor": 0}
 assert d["device"]["id"] == "8086:10ca" and d["device"]["subsys_device"] == 0xa03c
-assert d["total_len"] == 448 and d["record_count"] == 6
+assert d["total_len"] == 464 and d["record_count"] == 6
 assert d["unknown_optional_skipped"] == 1 and d["crc_ok"] is True
 assert [x["type"] for x in d["records"]] == ["REGS", "COUNTERS", "PF_VF", "DRIVER"]
 assert r["REGS"]["mandatory"] and r["REGS"]["regs"][2] == {"bar": 0, "offset": 0x2800,
@@ -51,7 +53,9 @@ assert p["mac"] == "52:54:00:12:34:56" and p["vlans"] == [10, 4094]
 assert p["flag_names"] == ["spoofchk", "trust"] and p["max_frame"] == 1522
 rp = r["DRIVER"]["replay"]
 assert r["DRIVER"]["replay_error"] is None
-assert rp["packed"] and rp["count"] == 3 and rp["records"][1]["data_hex"] == "dc050000"
+assert rp["packed"] and rp["count"] == 3 and rp["records"][1]["data_hex"] == "05000000f2050000"
+assert [(x["key"], x["name"]) for x in rp["records"]] == [
+    (0x2, "SET_MAC"), (0x5, "SET_LPE"), (0x000a0004, "SET_VLAN(10)")]
 PY
 then ok "$v/decode --json: parses, values right"
 else bad "$v/decode --json" "exit $rc or JSON check failed"; fi
@@ -68,9 +72,9 @@ else bad "$v/decode --json opaque" "exit $rc or JSON check failed"; fi
 
 for cmd in validate decode; do
 	run "$cli" stream $cmd "$S/truncated.stream"
-	expect_err "$v/$cmd truncated" 1 'truncated.stream: stream: truncated at offset 432$'
+	expect_err "$v/$cmd truncated" 1 'truncated.stream: stream: truncated at offset 448$'
 	run "$cli" stream $cmd "$S/corrupt.stream"
-	expect_err "$v/$cmd corrupt" 1 'stream: checksum mismatch \(corrupt\) at offset 440$'
+	expect_err "$v/$cmd corrupt" 1 'stream: checksum mismatch \(corrupt\) at offset 456$'
 	run "$cli" stream $cmd "$S/good.stream" --expect 8086:10ed
 	expect_err "$v/$cmd wrong device" 1 'stream: made for a different device at offset 16$'
 	run "$cli" stream $cmd "$S/garbage.bin"
@@ -133,7 +137,7 @@ fi
 run bash -c "$lim" sh "$cli" stream decode "$L/many-keys.stream"
 expect_ok "$v/decode a 65,535-record replay log$under" \
 	'^ +replay log \(packed\): 65535 records$' \
-	'^ +65534 +0x0001fffe 65535 +112 +fefefefe '
+	'^ +65534 +0x0001fffe +65535 +112 +fefefefe '
 
 # Every single-byte change of a good stream: refused or accepted, never a crash.
 python3 - "$S/good.stream" "$tmp/mut" <<'PY'

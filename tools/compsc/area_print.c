@@ -34,6 +34,13 @@ static const char *area_reg_name(const struct area_ctx *a, u8 bar, u32 off)
 	       cli_82576vf_reg_name(bar, off);
 }
 
+/* Replay keys are named for the driver the policy is for, as registers are. */
+static cli_key_name_fn area_key_namer(const struct area_ctx *a)
+{
+	return strcmp(a->policy_name, "82576vf") ? NULL :
+	       cli_82576vf_replay_name;
+}
+
 static u64 area_readers(struct area_ctx *a)
 {
 	return compsc_readers_inside(compsc_area_slots(a->h),
@@ -145,7 +152,8 @@ static void text_replay(struct area_ctx *a)
 		printf("invalid %s\n", a->replay_refusal); /* "replay log: ..." */
 	else if (compsc_replay_blank(a->replay, room))
 		printf("replay log: none (never formatted)\n");
-	else if (cli_replay_text(a->replay, room, 0, "", why))
+	else if (cli_replay_text(a->replay, room, 0, "", area_key_namer(a),
+				 why))
 		printf("invalid %s\n", why);	/* judged twice: cannot differ */
 }
 
@@ -285,7 +293,8 @@ static void json_replay(struct jw *j, struct area_ctx *a)
 		jw_null(j, "replay");	/* none: nothing wrong with it */
 		jw_null(j, "replay_error");
 	} else {
-		cli_replay_json(j, "replay", a->replay, room, 0);
+		cli_replay_json(j, "replay", a->replay, room, 0,
+				area_key_namer(a));
 	}
 }
 

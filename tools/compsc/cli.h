@@ -65,6 +65,12 @@ const char *cli_kind_name(u8 kind);
 const char *cli_rec_name(u16 type);
 /* Name of an 82576 VF register (bar, offset), or NULL. */
 const char *cli_82576vf_reg_name(u8 bar, u32 offset);
+/*
+ * Names a replay log key (NULL: no name); @buf (@n bytes) for names with
+ * a number in them. One per driver whose keys the CLI knows.
+ */
+typedef const char *(*cli_key_name_fn)(u32 key, char *buf, size_t n);
+const char *cli_82576vf_replay_name(u32 key, char *buf, size_t n);
 /* Register policy by name ("82576vf", "structure"), NULL if unknown. */
 const struct compsc_policy *cli_policy(const char *name);
 #define CLI_POLICY_DEFAULT	"82576vf"
@@ -104,12 +110,12 @@ void stream_json(const struct compsc_stream_view *v, const char *file,
  * compsc_replay_check()) or a stream DRIVER record (@packed, judged by
  * compsc_replay_unpack()). Text: 0 if it is one, else -1 and the refusal
  * in @why (CLI_WHY_MAX bytes). JSON: @key is the log or null, and
- * "<key>_error" the refusal or null.
+ * "<key>_error" the refusal or null. @name (may be NULL) names record keys.
  */
 int cli_replay_text(const void *mem, u32 len, int packed, const char *indent,
-		    char *why);
+		    cli_key_name_fn name, char *why);
 void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
-		     int packed);
+		     int packed, cli_key_name_fn name);
 /* The refusal @err (record @bad) of the log at @mem as text, into @why. */
 void cli_replay_why(char *why, int err, u32 bad, const void *mem, u32 len,
 		    int packed);

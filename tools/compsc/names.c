@@ -43,6 +43,31 @@ const char *cli_link_state_name(u8 s)
 	return s < 3 ? names[s] : "unknown";
 }
 
+/*
+ * The replay log key of an 82576 VF (igbvf) record, named after the
+ * mailbox message it replays: "SET_MAC", "SET_VLAN(10)"; NULL for a key
+ * igbvf does not write. @buf (@n bytes) holds names with a number.
+ */
+const char *cli_82576vf_replay_name(u32 key, char *buf, size_t n)
+{
+	static const char *const names[] = {
+		[COMPSC_82576VF_MSG_RESET] = "RESET",
+		[COMPSC_82576VF_MSG_SET_MAC] = "SET_MAC",
+		[COMPSC_82576VF_MSG_SET_MULTICAST] = "SET_MULTICAST",
+		[COMPSC_82576VF_MSG_SET_LPE] = "SET_LPE",
+		[COMPSC_82576VF_MSG_SET_PROMISC] = "SET_PROMISC",
+	};
+	u32 type = key & 0xffff, vid = key >> 16;
+
+	if (type == COMPSC_82576VF_MSG_SET_VLAN && vid < 4096) {
+		snprintf(buf, n, "SET_VLAN(%u)", vid);
+		return buf;
+	}
+	if (vid || type >= sizeof(names) / sizeof(names[0]))
+		return NULL;
+	return names[type];	/* NULL for 0 and SET_VLAN's slot */
+}
+
 /* 82576 VF BAR0 register names (igbvf's regs.h), for printing only. */
 struct reg_name {
 	u32 offset;

@@ -130,9 +130,24 @@ static void replay_hex(const u8 *p, u32 n)
 		printf("%s%02x", i && !(i % 4) ? " " : "", p[i]);
 }
 
-int cli_replay_text(const void *mem, u32 len, int packed, const char *indent,
-		    char *why)
+/* "SET_MAC (0x00000002)", or the raw key alone when it has no name. */
+static const char *replay_key_text(u32 key, cli_key_name_fn name, char *buf,
+				   size_t n)
 {
+	char nbuf[32];
+	const char *nm = name ? name(key, nbuf, sizeof(nbuf)) : NULL;
+
+	if (nm)
+		snprintf(buf, n, "%s (0x%08x)", nm, key);
+	else
+		snprintf(buf, n, "0x%08x", key);
+	return buf;
+}
+
+int cli_replay_text(const void *mem, u32 len, int packed, const char *indent,
+		    cli_key_name_fn name, char *why)
+{
+	char key[64];
 	const struct compsc_replay_rec *r;
 	struct compsc_replay l;
 	void *copy = replay_load(&l, mem, len, packed, why);
@@ -149,13 +164,14 @@ int cli_replay_text(const void *mem, u32 len, int packed, const char *indent,
 		       indent, le32_to_cpu(l.hdr->capacity), n,
 		       n == 1 ? "" : "s", le32_to_cpu(l.hdr->seq));
 	if (n)
-		printf("%s  %-4s %-10s %-10s %-4s %s\n", indent, "#", "key",
+		printf("%s  %-4s %-27s %-10s %-4s %s\n", indent, "#", "key",
 		       "seq", "len", "data");
 	for (i = 0; i < n; i++) {
 		r = compsc_replay_at(&l, i);
-		printf("%s  %-4u 0x%08x %-10u %-4u ", indent, i,
-		       le32_to_cpu(r->key), le32_to_cpu(r->seq),
-		       le16_to_cpu(r->len));
+		printf("%s  %-4u %-27s %-10u %-4u ", indent, i,
+		       replay_key_text(le32_to_cpu(r->key), name, key,
+				       sizeof(key)),
+		       le32_to_cpu(r->seq), le16_to_cpu(r->len));
 		replay_hex(r->data, le16_to_cpu(r->len));
 		putchar('\n');
 	}
@@ -163,8 +179,21 @@ int cli_replay_text(const void *mem, u32 len, int packed, const char *indent,
 	return 0;
 }
 
+/* The record's key, and beside it its name or null. */
+static void json_key(struct jw *j, u32 key, cli_key_name_fn name)
+{
+	char nbuf[32];
+	const char *nm = name ? name(key, nbuf, sizeof(nbuf)) : NULL;
+
+	jw_u64(j, "key", key);
+	if (nm)
+		jw_str(j, "name", nm);
+	else
+		jw_null(j, "name");
+}
+
 void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
-		     int packed)
+		     int packed, cli_key_name_fn name)
 {
 	const struct compsc_replay_rec *r;
 	struct compsc_replay l;
@@ -190,7 +219,7 @@ void cli_replay_json(struct jw *j, const char *key, const void *mem, u32 len,
 	for (i = 0; i < n; i++) {
 		r = compsc_replay_at(&l, i);
 		jw_obj(j, NULL);
-		jw_u64(j, "key", le32_to_cpu(r->key));
+		json_key(j, le32_to_cpu(r->key), name);
 		jw_u64(j, "seq", le32_to_cpu(r->seq));
 		jw_u64(j, "len", le16_to_cpu(r->len));
 		jw_hex(j, "data_hex", r->data, le16_to_cpu(r->len));

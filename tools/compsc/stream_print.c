@@ -14,14 +14,22 @@ static const char *const pfvf_flag_names[] = {
 };
 #define NR_PFVF_FLAGS	(sizeof(pfvf_flag_names) / sizeof(pfvf_flag_names[0]))
 
-/* Register names only for the device they belong to. */
+/* Register and replay key names only for the device they belong to. */
+static int is_82576vf(const struct compsc_stream_view *v)
+{
+	return v->ident.vendor == COMPSC_82576VF_VENDOR &&
+	       v->ident.device == COMPSC_82576VF_DEVICE;
+}
+
 static const char *reg_name(const struct compsc_stream_view *v, u8 bar,
 			    u32 offset)
 {
-	if (v->ident.vendor != COMPSC_82576VF_VENDOR ||
-	    v->ident.device != COMPSC_82576VF_DEVICE)
-		return NULL;
-	return cli_82576vf_reg_name(bar, offset);
+	return is_82576vf(v) ? cli_82576vf_reg_name(bar, offset) : NULL;
+}
+
+static cli_key_name_fn key_namer(const struct compsc_stream_view *v)
+{
+	return is_82576vf(v) ? cli_82576vf_replay_name : NULL;
 }
 
 /* Known record types present in @v, in wire order (END excluded). */
@@ -132,12 +140,13 @@ static void text_pf_vf(const struct compsc_stream_rec *r)
 	text_u16_list("mc_hashes", s.mc_hashes, le16_to_cpu(s.nr_mc), 1);
 }
 
-static void text_driver(const struct compsc_stream_rec *r)
+static void text_driver(const struct compsc_stream_view *v,
+			const struct compsc_stream_rec *r)
 {
 	u32 i, n = r->len < 64 ? r->len : 64;
 	char why[CLI_WHY_MAX];
 
-	if (!cli_replay_text(r->data, r->len, 1, "  ", why))
+	if (!cli_replay_text(r->data, r->len, 1, "  ", key_namer(v), why))
 		return;
 	printf("  opaque (%s)%s:", why, r->len > n ? ", first 64 bytes" : "");
 	for (i = 0; i < n; i++)
@@ -167,7 +176,7 @@ static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
 	else if (t == COMPSC_REC_PF_VF)
 		text_pf_vf(r);
 	else
-		text_driver(r);
+		text_driver(v, r);
 }
 
 void stream_text(const struct compsc_stream_view *v, const char *file,
@@ -306,7 +315,7 @@ static void json_rec(struct jw *j, const struct compsc_stream_view *v, u16 t,
 	else if (t == COMPSC_REC_PF_VF)
 		json_pf_vf(j, r);
 	else {
-		cli_replay_json(j, "replay", r->data, r->len, 1);
+		cli_replay_json(j, "replay", r->data, r->len, 1, key_namer(v));
 		jw_hex(j, "data_hex", r->data, r->len);
 	}
 	jw_end_obj(j);

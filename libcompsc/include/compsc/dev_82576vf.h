@@ -63,6 +63,19 @@
 #define COMPSC_82576VF_VFGORLBC		0x0f48
 #define COMPSC_82576VF_VFGOTLBC		0x0f50
 
+/*
+ * VF-to-PF mailbox message types (word 0, low 16 bits; igbvf's mbx.h
+ * E1000_VF_*). igbvf keys its replay log by them: the key of a kept
+ * message is its type, a VLAN's also carries the VLAN id in bits 16..27.
+ */
+#define COMPSC_82576VF_MSG_RESET	0x01
+#define COMPSC_82576VF_MSG_SET_MAC	0x02
+#define COMPSC_82576VF_MSG_SET_MULTICAST 0x03
+#define COMPSC_82576VF_MSG_SET_VLAN	0x04
+#define COMPSC_82576VF_MSG_SET_LPE	0x05
+#define COMPSC_82576VF_MSG_SET_PROMISC	0x06	/* igb PF only */
+#define COMPSC_82576VF_MSGINFO_SHIFT	16	/* SET_VLAN: 1 add, 0 remove */
+
 /* Queue control registers, in the order the host disables them. */
 #define COMPSC_82576VF_NR_QCTL		(2 * COMPSC_82576VF_NR_QUEUES)
 extern const u32 compsc_82576vf_qctl[COMPSC_82576VF_NR_QCTL];
