@@ -585,9 +585,9 @@ int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
 	return done;
 }
 
-/* ethtool runs under RTNL, which the task needs to restart transmit and
- * NAPI after a restore. Waiting here for the host would keep RTNL through
- * the whole blackout and the restart after it: ethtool gets -EBUSY while
+/* ethtool runs under RTNL, which the task needs for its part of the
+ * resume after a restore. Waiting here for the host would keep RTNL
+ * through the whole blackout and that resume: ethtool gets -EBUSY while
  * the host holds the device.
  */
 int compsc_vf_ethtool_begin(struct net_device *netdev)

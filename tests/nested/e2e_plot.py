@@ -65,9 +65,9 @@ def plot_gaps(results: dict, path: Path) -> Path:
     for mode, r in results.items():
         runs = r.get("runs") or []
         for i, run in enumerate(runs):
-            bottom = 0.0
+            bottom, part = 0.0, gap_parts(run)
             for key, _, color in PARTS:
-                v = gap_parts(run).get(key, 0.0)
+                v = part.get(key, 0.0)
                 if v > 0:
                     ax.bar(x, v, bottom=bottom, color=color, width=0.8)
                     bottom += v

@@ -204,8 +204,8 @@ enum {
  * @restore_msgs: mailbox messages the last restore sent
  * @restored_at: ktime (ns) the last restore ended
  * @restore_us: how long the last restore took (guest clock)
- * @resume_us: from its end until the task restarted transmit and NAPI
- *	(0 if no path had backed off)
+ * @resume_us: from its end until transmit and NAPI were restarted (by
+ *	the context that restored in place, or by the task; 0 if neither ran)
  * @first_xmit_us: from its end until a packet first entered transmit
  * @mbx_msg: the message sent last, until the PF's answer (mailbox lock)
  * @mbx_len: its length in bytes, 0 when answered
