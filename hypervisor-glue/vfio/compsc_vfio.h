@@ -72,6 +72,7 @@ struct cvf_dev {
 	u32 ctx;		/* COMPSC_MIG_C_HELD / _LOADED */
 	unsigned long held_at;		/* jiffies of the size-query take */
 	unsigned long backoff_until;	/* jiffies; COMPSC_MIG_C_BACKOFF */
+	u32 holds_expired;		/* in this migration */
 	struct cvf_file *save;
 	struct cvf_file *load;
 	struct cvf_area *area;	/* source: taken; destination: loaded */

@@ -40,6 +40,13 @@ static void cvf_put_file(struct cvf_file **fp)
 	*fp = NULL;
 }
 
+/* A migration is over: the next one starts with no back-off. */
+static void cvf_backoff_end(struct cvf_dev *cvf)
+{
+	cvf->backoff_until = 0;
+	cvf->holds_expired = 0;
+}
+
 /**
  * cvf_mig_cleanup() - forget every migration in flight
  * @cvf: the device; state_mutex held
@@ -61,7 +68,7 @@ void cvf_mig_cleanup(struct cvf_dev *cvf)
 	cvf->loaded = NULL;
 	cvf->loaded_len = 0;
 	cvf->ctx = 0;
-	cvf->backoff_until = 0;
+	cvf_backoff_end(cvf);
 }
 
 /* A save fd for QEMU, empty until cvf_do_save(). */
@@ -172,7 +179,7 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 	}
 	if (actions & COMPSC_MIG_A_SAVE_END) {
 		cvf_put_file(&cvf->save);
-		cvf->backoff_until = 0;		/* that migration is over */
+		cvf_backoff_end(cvf);
 	}
 	if (actions & COMPSC_MIG_A_ABORT)
 		cvf_giveback(cvf);
@@ -266,8 +273,9 @@ static int cvf_get_state(struct vfio_device *vdev,
 /*
  * The bound on a take made on the size query: runs hold_ms after it (and
  * after any later one: mod_delayed_work), gives the device back if the
- * migration is still in PRE_COPY, and leaves the guest its device for as
- * long again before the next size query may take it.
+ * migration is still in PRE_COPY, and leaves the guest its device for at
+ * least as long again (compsc_mig_backoff_ms()) before the next size query
+ * may take it.
  */
 void cvf_hold_work(struct work_struct *work)
 {
@@ -279,11 +287,14 @@ void cvf_hold_work(struct work_struct *work)
 	if (cvf_hold_ms && time_after_eq(jiffies, cvf->held_at + hold) &&
 	    (compsc_mig_hold_expired(cvf->mig_state, cvf_ctx(cvf)) &
 	     COMPSC_MIG_A_ABORT)) {
+		u32 back = compsc_mig_backoff_ms(cvf_hold_ms,
+						 ++cvf->holds_expired);
+
 		cvf_giveback(cvf);
-		cvf->backoff_until = jiffies + hold;
+		cvf->backoff_until = jiffies + msecs_to_jiffies(back);
 		dev_warn(&cvf_pdev(cvf)->dev,
-			 "no switch-over %u ms after the take: device given back to the guest\n",
-			 cvf_hold_ms);
+			 "no switch-over %u ms after the take: device given back to the guest for %u ms\n",
+			 cvf_hold_ms, back);
 	}
 	cvf_state_mutex_unlock(cvf);
 }
@@ -303,10 +314,12 @@ static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
 	actions = compsc_mig_size_query(cvf->mig_state, cvf_ctx(cvf));
 	if (actions & COMPSC_MIG_A_TAKE) {
 		cvf_try_take(cvf, "on the size query");
-		cvf->held_at = jiffies;
-		if (cvf_hold_ms && (cvf->ctx & COMPSC_MIG_C_HELD))
-			mod_delayed_work(system_wq, &cvf->hold_work,
-					 msecs_to_jiffies(cvf_hold_ms));
+		if (cvf->ctx & COMPSC_MIG_C_HELD) {
+			cvf->held_at = jiffies;
+			if (cvf_hold_ms)
+				mod_delayed_work(system_wq, &cvf->hold_work,
+						 msecs_to_jiffies(cvf_hold_ms));
+		}
 	}
 	*len = cvf_data_size(cvf) + READ_ONCE(cvf_fault_size);
 	if (actions & COMPSC_MIG_A_DEFER)

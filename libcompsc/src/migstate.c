@@ -131,6 +131,18 @@ u32 compsc_mig_hold_expired(u32 state, u32 ctx)
 }
 COMPSC_EXPORT(compsc_mig_hold_expired);
 
+u32 compsc_mig_backoff_ms(u32 hold_ms, u32 expired)
+{
+	u32 shift = expired > 1 ? expired - 1 : 0;
+	u64 ms;
+
+	if (shift > COMPSC_MIG_BACKOFF_MAX_SHIFT)
+		shift = COMPSC_MIG_BACKOFF_MAX_SHIFT;
+	ms = (u64)hold_ms << shift;
+	return ms > 0xffffffffu ? 0xffffffffu : (u32)ms;
+}
+COMPSC_EXPORT(compsc_mig_backoff_ms);
+
 const char *compsc_mig_state_name(u32 state)
 {
 	static const char *const names[COMPSC_MIG_NR_STATES] = {

@@ -48,7 +48,8 @@ def test_take_bounded(l1, peer):
         log = _wait_dmesg(l1, mark, r"device taken on the size query", 2)
         assert "no switch-over" in log and "given back to the guest" in log, log[-3000:]
         # the guest has its network back while pre-copy goes on: the holds
-        # (HOLD_MS each) alternate with as long without one. A request
+        # (HOLD_MS each) alternate with at least as long without one (the
+        # back-off doubles with each expiry). A request
         # that came during a hold is answered after it (QEMU's igb queues
         # what a stopped queue cannot take), so look at the gaps
         with peer.ping_stream(L2_IP, interval=0.5) as ps:

@@ -71,6 +71,13 @@ int main(void)
 	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_PRE_COPY,
 				       C_AREA | COMPSC_MIG_C_BACKOFF),
 		 COMPSC_MIG_A_DEFER);
+	/* the back-off doubles with each expiry of one migration, capped */
+	CHECK_EQ(compsc_mig_backoff_ms(2000, 0), 2000);
+	CHECK_EQ(compsc_mig_backoff_ms(2000, 1), 2000);
+	CHECK_EQ(compsc_mig_backoff_ms(2000, 2), 4000);
+	CHECK_EQ(compsc_mig_backoff_ms(2000, 4), 2000u << COMPSC_MIG_BACKOFF_MAX_SHIFT);
+	CHECK_EQ(compsc_mig_backoff_ms(2000, 1000), 2000u << COMPSC_MIG_BACKOFF_MAX_SHIFT);
+	CHECK_EQ(compsc_mig_backoff_ms(0xffffffffu, 3), 0xffffffffu);
 	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_PRE_COPY_P2P,
 		     C_AREA | COMPSC_MIG_C_BACKOFF), COMPSC_MIG_A_TAKE);
 	CHECK_EQ(act(COMPSC_MIG_PRE_COPY, COMPSC_MIG_PRE_COPY_P2P, C_AREA),

@@ -31,10 +31,13 @@
 
 /*
  * How long a device taken in PRE_COPY may stay taken without the
- * switch-over, and how long the guest then keeps it before the next size
- * query may take it again (the host's default; operators may change it).
+ * switch-over (the host's default; operators may change it). The guest
+ * then keeps it at least as long before the next size query may take it
+ * again (compsc_mig_backoff_ms()).
  */
 #define COMPSC_MIG_HOLD_MS	2000
+/* Doublings of that back-off within one migration, at most */
+#define COMPSC_MIG_BACKOFF_MAX_SHIFT	3
 
 /* What the arc does (compsc_mig_arc() *@actions), in this order. */
 #define COMPSC_MIG_A_TAKE	(1u << 0) /* acquire (bounded), stop queues */
@@ -95,12 +98,22 @@ u32 compsc_mig_size_query(u32 state, u32 ctx);
  * the size again and again without switching over; the guest has no
  * network for as long as the device is held. In PRE_COPY the vCPUs run and
  * the device goes back to the guest without a version bump. The caller
- * then sets COMPSC_MIG_C_BACKOFF for as long again: the size queries in
+ * then sets COMPSC_MIG_C_BACKOFF (compsc_mig_backoff_ms()): the size queries in
  * that time defer the switch-over and leave the guest its device, the
  * first one after it takes the device again. Past PRE_COPY the
  * switch-over is under way: keep the device.
  */
 u32 compsc_mig_hold_expired(u32 state, u32 ctx);
+
+/*
+ * compsc_mig_backoff_ms() - how long COMPSC_MIG_C_BACKOFF lasts after the
+ * @expired-th hold of one migration expired (1 for the first): @hold_ms,
+ * doubled for each earlier expiry, at most COMPSC_MIG_BACKOFF_MAX_SHIFT
+ * times. A pre-copy that keeps failing to switch over then costs the
+ * guest less and less of its network: at most a third of the time from
+ * the second expiry on, instead of half.
+ */
+u32 compsc_mig_backoff_ms(u32 hold_ms, u32 expired);
 
 /** compsc_mig_state_name() - a short name for a state number. */
 const char *compsc_mig_state_name(u32 state);
