@@ -19,7 +19,13 @@ KCACHE   ?= $(HOME)/.cache/compsc/kernel-$(KERNEL_ABI)
 KROOT    := $(KCACHE)/root
 KDIR     ?= $(KROOT)/usr/src/linux-headers-$(KREL)
 KSRC     := $(KCACHE)/src
-KSTAMP   := $(KCACHE)/.unpacked
+# The cache is shared by every checkout on the machine, and several makes
+# may run at once: what decides a re-fetch is content (the version pin and
+# the script), not a checkout's file times, and the fetch runs under a lock
+# that re-checks the stamp (kernel-fetch.sh removes the tree it replaces).
+KFETCH_ID := $(shell cat $(TOP)/mk/kernel.version $(TOP)/tests/vm/kernel-fetch.sh | \
+		sha256sum | cut -c1-12)
+KSTAMP   := $(KCACHE)/.unpacked-$(KFETCH_ID)
 VMDIR    := $(BUILD)/vm
 VMLINUZ  := $(VMDIR)/vmlinuz
 INITRD   := $(VMDIR)/initrd.img
@@ -33,9 +39,11 @@ TEST_SUITES += vm-test
 
 # ---------------------------------------------------------------- kernel
 kernel: $(KSTAMP)
-$(KSTAMP): $(TOP)/mk/kernel.version $(BENCH)/kernel-fetch.sh
-	$(BENCH)/kernel-fetch.sh $(KCACHE) $(KERNEL_ABI) $(KERNEL_PKGVER) \
-		$(KERNEL_FLAVOUR) $(KERNEL_SOURCE)
+$(KSTAMP):
+	@mkdir -p $(KCACHE)
+	flock $(KCACHE).lock sh -c 'test -e $@ || { \
+		$(BENCH)/kernel-fetch.sh $(KCACHE) $(KERNEL_ABI) $(KERNEL_PKGVER) \
+			$(KERNEL_FLAVOUR) $(KERNEL_SOURCE) && touch $@; }'
 
 # ---------------------------------------------------------------- drivers
 # Drivers may use libcompsc: they get its headers and compsc.ko's symbols

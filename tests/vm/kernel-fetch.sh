@@ -10,7 +10,8 @@
 #   root/lib/modules/<rel>/          stock modules (.ko.xz), build -> headers
 #   root/usr/src/linux-headers-<rel> KDIR for out-of-tree modules
 #   src/                   drivers/net/ethernet/intel/ from the source tarball
-#   .unpacked              stamp written last
+#   .unpacked              stamp written last (make adds its own, named by
+#                          the hash of this script and the version pin)
 set -euo pipefail
 
 CACHE=$1 ABI=$2 PKGVER=$3 FLAVOUR=$4 SRCPKG=$5
@@ -49,7 +50,7 @@ for p in $PKGS; do
 	[ "$v" = "$PKGVER" ] || { echo "kernel-fetch: $p is $v, want $PKGVER" >&2; exit 1; }
 done
 
-rm -rf "$CACHE/root" "$CACHE/src" "$CACHE/.unpacked"
+rm -rf "$CACHE/root" "$CACHE/src" "$CACHE"/.unpacked*
 mkdir -p "$CACHE/root"
 for d in *.deb; do
 	dpkg -x "$d" "$CACHE/root"
