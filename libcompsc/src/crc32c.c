@@ -1,18 +1,36 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
 /*
  * CRC32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum of the
- * migration stream. A const byte table instead of the CPU's crc32
- * instruction: the same code must give the same answer in the kernel, in
- * userspace and on any architecture, and the stream is small (kilobytes),
- * so portability beats speed here.
+ * migration stream and of the replay log's packed form.
  *
- * The table was generated once with the bitwise definition
- *	for k in 0..7: c = (c & 1) ? (c >> 1) ^ 0x82F63B78 : c >> 1
- * and is checked against the standard vector crc32c("123456789") ==
- * 0xE3069283 by test_crc32c and the self-test.
+ * In the kernel this is the kernel's own crc32c() (libcrc32c), which picks
+ * the CPU's crc32 instruction when it has one. Elsewhere (the userspace
+ * library, the tools, the fuzzers, a DPDK PMD) it is a const byte table:
+ * the same answer on any architecture, and the stream is small (kilobytes),
+ * so portability beats speed there. Both are checked against the standard
+ * vector crc32c("123456789") == 0xE3069283: test_crc32c in userspace, the
+ * self-test in compsc.ko.
  */
 #include <compsc/compsc.h>
 
+/*
+ * The running value is kept inverted between calls (pre/post-inversion
+ * folded into the entry and exit), so compsc_crc32c(compsc_crc32c(0, a), b)
+ * equals the CRC of a followed by b.
+ */
+#ifdef __KERNEL__
+#include <linux/crc32c.h>
+
+/* The kernel's crc32c() neither inverts on entry nor on exit. */
+u32 compsc_crc32c(u32 crc, const void *buf, u32 len)
+{
+	return ~crc32c(~crc, buf, len);
+}
+#else
+/*
+ * Generated once with the bitwise definition
+ *	for k in 0..7: c = (c & 1) ? (c >> 1) ^ 0x82F63B78 : c >> 1
+ */
 static const u32 compsc_crc32c_table[256] = {
 	0x00000000u, 0xf26b8303u, 0xe13b70f7u, 0x1350f3f4u, 0xc79a971fu, 0x35f1141cu,
 	0x26a1e7e8u, 0xd4ca64ebu, 0x8ad958cfu, 0x78b2dbccu, 0x6be22838u, 0x9989ab3bu,
@@ -59,11 +77,6 @@ static const u32 compsc_crc32c_table[256] = {
 	0xbe2da0a5u, 0x4c4623a6u, 0x5f16d052u, 0xad7d5351u,
 };
 
-/*
- * The running value is kept inverted between calls (pre/post-inversion
- * folded into the entry and exit), so compsc_crc32c(compsc_crc32c(0, a), b)
- * equals the CRC of a followed by b.
- */
 u32 compsc_crc32c(u32 crc, const void *buf, u32 len)
 {
 	const u8 *p = buf;
@@ -73,4 +86,5 @@ u32 compsc_crc32c(u32 crc, const void *buf, u32 len)
 		c = compsc_crc32c_table[(c ^ *p++) & 0xff] ^ (c >> 8);
 	return ~c;
 }
+#endif /* __KERNEL__ */
 COMPSC_EXPORT(compsc_crc32c);

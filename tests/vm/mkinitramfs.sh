@@ -18,7 +18,10 @@ OUT=$(realpath -m "$1") KROOT=$2 KREL=$3 AGENT=$4 EXTRA=${5:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 # Stock modules to include; their dependencies are added automatically.
 # 8021q, veth, bridge: VLAN interfaces and spoofed frames in test_pf_*.
-MODULES="igb igbvf 8021q veth bridge"
+# libcrc32c, crc32c_generic: compsc.ko checksums the stream with the
+# kernel's crc32c(), and libcrc32c asks the crypto API for an
+# implementation when it loads.
+MODULES="igb igbvf 8021q veth bridge libcrc32c crc32c_generic"
 # Host programs to include (with their libraries).
 PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint"
 
@@ -48,6 +51,9 @@ done
 # before searching PATH, so `ip` in an ash script would be busybox's (which
 # cannot set VF MACs). Interactive shells use ash with aliases (etc/profile).
 ln -sf /usr/bin/dash "$STAGE/bin/sh"
+# The kernel's request_module() runs /sbin/modprobe: libcrc32c asks for a
+# crc32c implementation that way when it loads.
+ln -sf /bin/busybox "$STAGE/sbin/modprobe"
 
 # Stock modules: walk modinfo's depends= recursively over the unpacked tree.
 MODDIR=$KROOT/lib/modules/$KREL
