@@ -55,7 +55,7 @@ nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
 		--durations=0 $(NESTED_PYTEST) $(PYTEST_ARGS) .
 
-# All four modes; BENCH_E2E_MODES="virtio unplug" runs only those (debugging).
+# All three modes; BENCH_E2E_MODES="virtio unplug" runs only those (debugging).
 # Results: $(BUILD)/bench-e2e/<time>/report.json and gaps.png (matplotlib).
 bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(call py_with,matplotlib) bench_e2e.py $(BENCH_E2E_MODES)

@@ -32,13 +32,31 @@ static int __cvf_take(struct cvf_dev *cvf, struct cvf_area *a)
 	return 0;
 }
 
+/*
+ * Only a migration whose dirty pages come from this device's DMA log can be
+ * made correct. Pinning the area (the take below) puts vfio_iommu_type1
+ * into reporting pinned pages only, for good: QEMU reading the IOMMU's
+ * bitmap instead of our log (x-device-dirty-page-tracking=off, a core
+ * without log_ops, dma_logging=0) would then never see the receive DMA
+ * since its last sync, and the destination would get stale pages.
+ */
+static int cvf_take_allowed(struct cvf_dev *cvf)
+{
+	if (cvf->logging)
+		return 0;
+	dev_err_ratelimited(&cvf_pdev(cvf)->dev,
+			    "migration refused: QEMU is not reading this device's DMA log, and without it DMA into guest memory since the last sync would be lost (use a VFIO core with DMA logging, and leave x-device-dirty-page-tracking on)\n");
+	return -EOPNOTSUPP;
+}
+
 /**
  * cvf_take() - RUNNING -> RUNNING_P2P: take the device from the guest
  * @cvf: the device; state_mutex held
  *
  * The area is validated (header, register and counter lists against the
  * 82576 policy) before anything is written to it: a hostile area is
- * refused and the device stays the guest's.
+ * refused and the device stays the guest's. So is a migration without
+ * this device's DMA log (cvf_take_allowed()).
  *
  * Return: 0 (held) or -errno (not held, nothing changed).
  */
@@ -51,6 +69,9 @@ int cvf_take(struct cvf_dev *cvf)
 
 	if (compsc_vf_area_get(cvf_pdev(cvf), &gpa, &size))
 		return -ENOENT;
+	err = cvf_take_allowed(cvf);
+	if (err)
+		return err;
 	a = cvf_area_get(cvf, gpa, size);
 	if (IS_ERR(a))
 		return PTR_ERR(a);

@@ -1,14 +1,9 @@
 """make bench-e2e: the downtime a peer sees when Debian's unmodified QEMU,
-inside the L1 host, live-migrates one L2 guest four ways, in one run:
+inside the L1 host, live-migrates one L2 guest three ways, in one run:
 
   compsc-log   CompSC igbvf on VF0 -> VF1 through compsc_vfio, QEMU using the
                driver's DMA logging (default migration parameters), the
                VF's BAR mapped into the L2 as QEMU does by default
-  compsc-all   the same with QEMU's all-dirty fallback
-               (x-device-dirty-page-tracking=off; converges only when told
-               the link can move all of RAM within the downtime budget),
-               BAR trapped (x-no-mmap=on: type1's dirty bitmap of a mapped
-               BAR fails), as in the nested tests
   unplug       the usual way today: device_del of VF0, migrate, device_add
                of VF1 at the destination (the guest re-plugs its NIC)
   virtio       a virtio-net L2 (tap on a bridge with the PF) migrated by the
@@ -25,7 +20,9 @@ R1, R2 are ratios of peer-seen downtime with CompSC using DMA logging;
 R3 is that downtime over QEMU's own reported downtime for the same
 migrations (medians of both): what the device adds to QEMU's switch-over;
 converged=yes when that migration completed with QEMU's default
-parameters (so the DMA log, not the all-dirty fallback, let it converge).
+parameters (so the DMA log let it converge). There is no all-dirty mode:
+without the DMA log compsc_vfio refuses the migration
+(test_migrate_no_dma_log.py).
 """
 import json
 import os
@@ -38,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
 from compscvm import Peer  # noqa: E402
 from e2e_plot import gap_parts, plot_gaps  # noqa: E402
-from nested import ALL_DIRTY, DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT  # noqa: E402
+from nested import DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT  # noqa: E402
 
 PING_INTERVAL = 0.05
 REPS = 5                 # migrations per mode, back and forth; median reported
@@ -205,14 +202,7 @@ class Mode:
 class CompscLog(Mode):
     name = "compsc-log"
     guest_timeline = True
-    bar_mmap = True     # as QEMU does by default; the all-dirty fallback cannot
-
-
-class CompscAll(Mode):
-    name = "compsc-all"
-    guest_timeline = True
-    vfioopts = "x-device-dirty-page-tracking=off"
-    params = ALL_DIRTY
+    bar_mmap = True     # as QEMU does by default
 
 
 class Unplug(Mode):
@@ -247,7 +237,7 @@ def run_mode(mode: Mode) -> dict:
         return {"mode": mode.name, "status": "broke", "peer_gap_s": None}
 
 
-MODES = (CompscLog, CompscAll, Unplug, Virtio)  # virtio last: it bridges the PF
+MODES = (CompscLog, Unplug, Virtio)  # virtio last: it bridges the PF
 
 
 def main(names: list) -> int:
