@@ -42,7 +42,14 @@ qemu_ok() {
 		qemu-system-x86_64 -device help 2>/dev/null | grep -q '"igb"'
 }
 
-if [ -n "$missing" ] || ! qemu_ok || [ -n "${NEED_UPDATE:-}" ]; then
+# libvirt's schema checker (make libvirt-check): the domain XML uses
+# <hostdev><driver model=...>, which bookworm's libvirt 9.0 does not know.
+libvirt_ok() {
+	command -v virt-xml-validate >/dev/null &&
+		[ "$(virt-xml-validate --version | sed -n 's/.* \([0-9]*\)\.[0-9.]*$/\1/p')" -ge 10 ] 2>/dev/null
+}
+
+if [ -n "$missing" ] || ! qemu_ok || ! libvirt_ok || [ -n "${NEED_UPDATE:-}" ]; then
 	$APT update
 fi
 if [ -n "$missing" ]; then
@@ -53,5 +60,9 @@ fi
 if ! qemu_ok; then
 	echo "install-deps: installing qemu-system-x86 from bookworm-backports (igb model)"
 	$APT install --no-install-recommends -t bookworm-backports qemu-system-x86 qemu-utils
+fi
+if ! libvirt_ok; then
+	echo "install-deps: installing libvirt-clients from bookworm-backports (virt-xml-validate)"
+	$APT install --no-install-recommends -t bookworm-backports libvirt-clients
 fi
 echo "install-deps: ok"

@@ -29,10 +29,10 @@ L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p
               "drivers/vfio/pci/vfio-pci"]
 SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
 L2_IP = vf_ip(0)
-# Without DMA logging (Debian's own VFIO core, or compsc_vfio dma_logging=0)
-# vfio_iommu_type1 reports all guest RAM dirty, at least until the driver
-# pins the guest's area; these let QEMU move it all in the downtime budget
-# (in effect stop-and-copy). With logging they only make it converge sooner.
+# A 1 s downtime budget: the tests' migrations converge sooner under TCG in
+# TCG. (The name is history: without DMA logging, where type1 reported all
+# RAM dirty, these made QEMU move it all at once; compsc_vfio now refuses
+# such a migration, test_migrate_no_dma_log.py.)
 ALL_DIRTY = ("downtime-limit 1000", "avail-switchover-bandwidth 1000")
 
 

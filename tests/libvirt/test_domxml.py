@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""make libvirt-check: the libvirt domain XML for a guest on a CompSC VF
+(tools/libvirt/compsc-guest.xml, made by tools/libvirt/compsc-domxml).
+
+- libvirt's own schema checker (virt-xml-validate, libvirt-clients >= 10)
+  accepts it and the generator's other outputs, and refuses broken copies;
+- it is what its generator makes today (the command is in <description>);
+- the QEMU it asks for is the nested bench's: the vfio-pci properties
+  from running tests/nested/l1lib.sh's l2_nic, its machine type, and the
+  migration parameters of nested.ALL_DIRTY against the generator's
+  `virsh migrate` command; a changed copy is caught.
+
+No libvirtd and no VM: nothing here starts or migrates a guest.
+Ends with "libvirt-check: N passed, N failed".
+"""
+
+import copy
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+GEN = REPO / "tools/libvirt/compsc-domxml"
+XML = REPO / "tools/libvirt/compsc-guest.xml"
+L1LIB = REPO / "tests/nested/l1lib.sh"
+sys.path[:0] = [str(REPO / "tests/nested"), str(REPO / "tests/vm")]
+from nested import ALL_DIRTY  # noqa: E402
+
+Q = "{http://libvirt.org/schemas/domain/qemu/1.0}"
+# bookworm's 9.0 lacks <hostdev><driver model=...>, backports' 11.3 has it;
+# 10 is the floor install-deps.sh asks for (versions between are unchecked)
+MIN_LIBVIRT = 10
+passed = failed = 0
+
+
+def check(name, ok, why=""):
+    global passed, failed
+    passed, failed = passed + bool(ok), failed + (not ok)
+    print(f"PASS {name}" if ok else f"FAIL {name}: {why}")
+
+
+def run(*argv, stdin=None):
+    return subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=30)
+
+
+def validate(text: str):
+    """virt-xml-validate on @text (from stdin): (accepted, its output)."""
+    r = run("virt-xml-validate", "-", "domain", stdin=text)
+    return r.returncode == 0, (r.stdout + r.stderr).strip()
+
+
+def generate(*argv) -> str:
+    r = run(sys.executable, str(GEN), *argv)
+    if r.returncode:
+        raise RuntimeError(f"compsc-domxml {' '.join(argv)}: {r.stderr.strip()}")
+    return r.stdout
+
+
+def xml_qemu(root) -> dict:
+    """What the XML asks of QEMU for the VF: host BDF, -device properties
+    (in QEMU's spelling), machine type."""
+    hd = root.find("devices/hostdev[@type='pci']")
+    a = hd.find("source/address").attrib
+    bdf = "%04x:%02x:%02x.%x" % tuple(int(a[k], 16) for k in ("domain", "bus", "slot",
+                                                              "function"))
+    alias = hd.find("alias").get("name")
+    props = {}
+    for p in root.findall(f"{Q}override/{Q}device[@alias='{alias}']/{Q}frontend/{Q}property"):
+        v = p.get("value")
+        props[p.get("name")] = {"true": "on", "false": "off"}.get(v, v) \
+            if p.get("type") == "bool" else v
+    return {"host": bdf, "props": props, "machine": root.find("os/type").get("machine")}
+
+
+def nested_qemu(bdf: str) -> dict:
+    """What the nested bench starts its L2 with on VF @bdf: l2_nic run in a
+    POSIX shell as L1 runs it, the machine from l2_start's QEMU line."""
+    out = run("sh", "-c", f'. "{L1LIB}"; l2_nic l2 {shlex.quote(bdf)}').stdout.split()
+    driver, *kvs = out[out.index("-device") + 1].split(",")
+    assert driver == "vfio-pci", out
+    dev = dict(kv.split("=", 1) for kv in kvs)
+    m = re.search(r"^l2_start\(\).*?\$Q -M (\S+)", L1LIB.read_text(), re.S | re.M)
+    # id and bus are the bench's plumbing: libvirt names and places the device
+    return {"host": dev.pop("host"), "props": {k: v for k, v in dev.items()
+                                               if k not in ("id", "bus")},
+            "machine": m.group(1) if m else None}
+
+
+def test_schema():
+    if not shutil.which("virt-xml-validate"):
+        raise RuntimeError("virt-xml-validate missing: run .ci/install-deps.sh "
+                           "(libvirt-clients from bookworm-backports)")
+    r = run("virt-xml-validate", "--version")
+    ver = re.search(r"(\d+)\.\d+", r.stdout)
+    check("virt-xml-validate is libvirt >= 10", ver and int(ver.group(1)) >= MIN_LIBVIRT,
+          f"{r.stdout.strip()!r}: bookworm's 9.0 lacks <driver model>; "
+          "run .ci/install-deps.sh (libvirt-clients from bookworm-backports)")
+    ok, out = validate(XML.read_text())
+    check("schema: compsc-guest.xml validates", ok, out)
+    for argv in (["--vf", "0000:3b:1f.7", "--type", "qemu", "--kernel", "/boot/vmlinuz",
+                  "--initrd", "/boot/initrd.img", "--cmdline", "console=ttyS0"],
+                 ["--vf", "0001:00:02.1", "--bar-mmap", "--disk", "/srv/g.raw",
+                  "--disk-format", "raw", "--memory", "256", "--vcpus", "1"]):
+        ok, out = validate(generate(*argv))
+        check(f"schema: generated {' '.join(argv[:4])} ... validates", ok, out)
+
+
+def broken(root):
+    """(name, mutated copy) pairs the schema must refuse."""
+    def mut(name, fn):
+        r = copy.deepcopy(root)
+        fn(r)
+        return name, r
+    hd = "devices/hostdev"
+    return [
+        mut("hostdev slot 0x20 (past 0x1f)",
+            lambda r: r.find(f"{hd}/source/address").set("slot", "0x20")),
+        mut("hostdev function 8", lambda r: r.find(f"{hd}/source/address").set("function", "8")),
+        mut("hostdev managed='perhaps'", lambda r: r.find(hd).set("managed", "perhaps")),
+        mut("hostdev without source", lambda r: r.find(hd).remove(r.find(f"{hd}/source"))),
+        mut("override property type 'boolean'",
+            lambda r: r.find(f".//{Q}property").set("type", "boolean")),
+        mut("hostdev bus 0x100 (past 0xff)",
+            lambda r: r.find(f"{hd}/source/address").set("bus", "0x100")),
+    ]
+
+
+def test_schema_refuses():
+    for name, r in broken(ET.parse(XML).getroot()):
+        ok, out = validate(ET.tostring(r, encoding="unicode"))
+        check(f"schema refuses: {name}", not ok and "fail" in out,
+              "virt-xml-validate accepted it")
+
+
+def test_generated():
+    root = ET.parse(XML).getroot()
+    cmd = shlex.split(root.findtext("description").removeprefix("generated by: "))
+    check("compsc-guest.xml is what its <description> command makes",
+          generate(*cmd[1:]) == XML.read_text(), f"regenerate: {' '.join(cmd)} > {XML}")
+    for argv, why in ((["--vf", "01:10.0"], "not a PCI address"),
+                      (["--vf", "0000:01:10.0", "--initrd", "x"], "need --kernel"),
+                      ([], "--vf is required")):
+        r = run(sys.executable, str(GEN), *argv)
+        check(f"generator refuses {argv}", r.returncode == 2 and why in r.stderr
+              and not r.stdout, f"exit {r.returncode}: {r.stderr.strip()[-200:]}")
+
+
+def test_matches_nested():
+    root = ET.parse(XML).getroot()
+    want = xml_qemu(root)
+    have = nested_qemu(want["host"])
+    check("XML's VF -device = the nested bench's l2_nic (properties, host)",
+          want == have, f"XML {want} != nested {have}")
+    # the comparison can fail: a copy with the BAR mapped must not match
+    off = copy.deepcopy(root)
+    off.find(f".//{Q}property[@name='x-no-mmap']").set("value", "false")
+    check("a copy with x-no-mmap false does not match", xml_qemu(off) != have,
+          "comparison blind to x-no-mmap")
+    gone = copy.deepcopy(root)
+    gone.find(f".//{Q}frontend").remove(gone.find(f".//{Q}property[@name='enable-migration']"))
+    check("a copy without enable-migration does not match", xml_qemu(gone) != have,
+          "comparison blind to enable-migration")
+
+
+def test_migrate_command():
+    cmd = generate("--migrate-command", "qemu+ssh://dst/system", "--bench-params")
+    got = {}
+    m = re.search(r"virsh migrate-setmaxdowntime \S+ (\d+)", cmd)
+    if m:
+        got["downtime-limit"] = int(m.group(1))
+    m = re.search(r"--available-switchover-bandwidth (\d+)", cmd)
+    if m:
+        got["avail-switchover-bandwidth"] = int(m.group(1))
+    want = {k: int(v) for k, v in (p.split() for p in ALL_DIRTY)}
+    check("--bench-params virsh flags = nested.ALL_DIRTY", got == want, f"{got} != {want}")
+    plain = generate("--migrate-command", "qemu+ssh://dst/system")
+    live = [ln for ln in plain.splitlines() if ln.startswith("virsh migrate ")]
+    check("migrate command: one virsh migrate --live, not --tunnelled (return-path)",
+          len(live) == 1 == len(plain.splitlines()) and " --live " in live[0]
+          and "--tunnelled" not in plain, plain)
+
+
+def main() -> int:
+    for t in (test_schema, test_schema_refuses, test_generated, test_matches_nested,
+              test_migrate_command):
+        try:
+            t()
+        except (OSError, RuntimeError, AttributeError, ValueError, AssertionError) as e:
+            check(t.__name__, False, f"{type(e).__name__}: {e}")
+    print(f"libvirt-check: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
