@@ -137,15 +137,16 @@ $(VMLINUZ): $(KSTAMP)
 	@mkdir -p $(@D)
 	ln -sfn $(KROOT)/boot/vmlinuz-$(KREL) $@
 
-# Our modules go to /lib/compsc/{drivers/<name>,kmod}/ in the guest.
-$(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh \
+# Our modules go to /lib/compsc/{drivers/<name>,kmod}/ in the guest, the
+# compsc CLI to /usr/sbin/compsc.
+$(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh $(BUILD)/compsc \
 	   $(wildcard $(BENCH)/guest/*)
 	@mkdir -p $(VMDIR)
 	set -e; x=$$(mktemp -d $(VMDIR)/lib-compsc.XXXXXX); trap 'rm -rf "$$x"' EXIT; \
 	$(foreach d,$(BENCH_DRIVERS),install -D -m 0644 $(call bd_ko,$d) \
 		$$x/drivers/$(call bd_name,$d)/$(call bd_driver,$d).ko;) \
 	$(foreach k,$(KMOD_KOS),install -D -m 0644 $k $$x/kmod/$(notdir $k);) \
-	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $$x
+	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $$x $(BUILD)/compsc
 
 initramfs: $(INITRD) $(VMLINUZ)
 

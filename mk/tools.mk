@@ -8,11 +8,14 @@ CLI_SRC    := $(wildcard tools/compsc/*.c)
 CLI_HDRS   := $(wildcard tools/compsc/*.h) $(LIB_HDRS)
 CLI_SAMPLES := tests/tools/samples
 
+# `compsc devices` reads PCI config space with libpci (libpci-dev).
+CLI_LIBS   := -lpci
+
 $(BUILD)/compsc: $(CLI_SRC) $(CLI_HDRS) $(BUILD)/plain/libcompsc.a
-	$(CC) $(LIB_CFLAGS) $(CLI_SRC) $(BUILD)/plain/libcompsc.a -o $@
+	$(CC) $(LIB_CFLAGS) $(CLI_SRC) $(BUILD)/plain/libcompsc.a $(CLI_LIBS) -o $@
 $(BUILD)/san/compsc: $(CLI_SRC) $(CLI_HDRS) $(BUILD)/san/libcompsc.a
 	@mkdir -p $(@D)
-	$(CC) $(LIB_CFLAGS) $(SAN_CFLAGS) $(CLI_SRC) $(BUILD)/san/libcompsc.a -o $@
+	$(CC) $(LIB_CFLAGS) $(SAN_CFLAGS) $(CLI_SRC) $(BUILD)/san/libcompsc.a $(CLI_LIBS) -o $@
 $(BUILD)/tools/gen_samples: tests/tools/gen_samples.c $(LIB_HDRS) $(BUILD)/plain/libcompsc.a
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) $< $(BUILD)/plain/libcompsc.a -o $@

@@ -2,19 +2,21 @@
 # Build the bench VM's initramfs (an uncompressed newc cpio: the kernel
 # unpacks it faster under TCG than it would decompress gzip).
 #
-# usage: mkinitramfs.sh OUT KROOT KREL AGENT EXTRA_DIR
+# usage: mkinitramfs.sh OUT KROOT KREL AGENT EXTRA_DIR [CLI]
 #   OUT        initramfs to write
 #   KROOT      unpacked Debian kernel (lib/modules/KREL inside)
 #   KREL       kernel release, e.g. 6.12.117+deb12-amd64
 #   AGENT      the static compsc-agent binary
 #   EXTRA_DIR  tree copied to /lib/compsc (our built modules); may be absent
+#   CLI        the compsc CLI (build/compsc), installed as /usr/sbin/compsc
 #
-# Contents: busybox-static, iproute2's ip, ethtool, iperf3 (with their shared
-# libraries, found by ldd), the stock modules the bench needs and everything
-# they depend on (uncompressed, with a fresh modules.dep), tests/vm/guest/*.
+# Contents: busybox-static, iproute2's ip, ethtool, iperf3, lspci, the compsc
+# CLI (with their shared libraries, found by ldd), the stock modules the bench
+# needs and everything they depend on (uncompressed, with a fresh
+# modules.dep), tests/vm/guest/*.
 set -euo pipefail
 
-OUT=$(realpath -m "$1") KROOT=$2 KREL=$3 AGENT=$4 EXTRA=${5:-}
+OUT=$(realpath -m "$1") KROOT=$2 KREL=$3 AGENT=$4 EXTRA=${5:-} CLI=${6:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 # Stock modules to include; their dependencies are added automatically.
 # 8021q, veth, bridge: VLAN interfaces and spoofed frames in test_pf_*.
@@ -23,7 +25,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # implementation when it loads.
 MODULES="igb igbvf 8021q veth bridge libcrc32c crc32c_generic"
 # Host programs to include (with their libraries).
-PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint"
+# lspci: what `compsc devices` is checked against (test_compsc_devices.py).
+PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint
+	  /usr/bin/lspci"
 
 STAGE=$(mktemp -d "${OUT}.stage.XXXXXX")
 trap 'rm -rf "$STAGE" "$STAGE.cpio"' EXIT
@@ -34,9 +38,10 @@ for applet in $(/bin/busybox --list); do
 	[ "$applet" = busybox ] || ln -sf busybox "$STAGE/bin/$applet"
 done
 
+# copy_with_libs FILE [DEST]: FILE at DEST (default: its own path) + its libraries
 copy_with_libs() {
-	local f=$1 lib
-	install -D "$f" "$STAGE$f"
+	local f=$1 dest=${2:-$1} lib
+	install -D "$f" "$STAGE$dest"
 	for lib in $(ldd "$f" | grep -oE '/[^ ]+' | sort -u); do
 		[ -e "$STAGE$lib" ] || install -D "$(realpath "$lib")" "$STAGE$lib"
 	done
@@ -84,6 +89,9 @@ install -m 0755 "$HERE/guest/init" "$STAGE/init"
 install -m 0755 "$HERE/guest/bench-setup" "$STAGE/usr/sbin/bench-setup"
 install -m 0755 "$HERE/guest/compsc-insmod" "$STAGE/usr/sbin/compsc-insmod"
 install -m 0755 "$AGENT" "$STAGE/usr/sbin/compsc-agent"
+if [ -n "$CLI" ]; then
+	copy_with_libs "$CLI" /usr/sbin/compsc
+fi
 if [ -n "$EXTRA" ] && [ -d "$EXTRA" ]; then
 	cp -a "$EXTRA/." "$STAGE/lib/compsc/"
 fi

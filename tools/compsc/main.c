@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
 /*
- * compsc - inspect CompSC migration streams and shared-area dumps.
+ * compsc - inspect CompSC migration streams, shared-area dumps and the
+ * SR-IOV devices of this machine.
  *
  * Every judgement is libcompsc's (compsc_stream_parse, compsc_area_check,
  * compsc_area_snapshot_*, compsc_replay_check/_unpack); the CLI reads files,
@@ -15,11 +16,13 @@ static const char main_usage[] =
 "       compsc stream validate FILE [--expect V:D] [--max-len N]\n"
 "       compsc area show FILE [--json]\n"
 "       compsc area validate FILE\n"
+"       compsc devices [--json]\n"
 "       compsc --version | --help | <command> --help\n"
 "\n"
 "Inspect CompSC migration streams (what travels between hosts) and dumps of\n"
 "the guest/hypervisor shared area. The bench stand-in exposes both under\n"
-"/sys/kernel/debug/compsc_bench/<BDF>/ (last_stream, area).\n"
+"/sys/kernel/debug/compsc_bench/<BDF>/ (last_stream, area). `devices` lists\n"
+"the SR-IOV PFs and VFs here with their CompSC state (run as root).\n"
 "\n"
 "Exit: 0 ok, 1 invalid input (one line on stderr says why and where),\n"
 "2 usage error or unreadable file. JSON keys: tools/README.md.\n";
@@ -49,5 +52,7 @@ int main(int argc, char **argv)
 		return cmd_stream(argc - 2, argv + 2);
 	if (!strcmp(cmd, "area"))
 		return cmd_area(argc - 2, argv + 2);
+	if (!strcmp(cmd, "devices"))
+		return cmd_devices(argc - 2, argv + 2);
 	return cli_err(EXIT_USAGE, "unknown command '%s' (see compsc --help)", cmd);
 }
