@@ -10,6 +10,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/iova_bitmap.h>
+#include <linux/seq_file.h>
 #include <linux/module.h>
 #include <linux/vfio.h>
 #include <compsc/kernel.h>
@@ -60,7 +61,26 @@ void cvf_log_put(void)
 	cvf_bitmap_set = NULL;
 }
 
-/* Counters for tests and operators: did QEMU really read the log? */
+/* The VF's last migration here, in the bench stand-in's result format. */
+static int cvf_result_show(struct seq_file *s, void *unused)
+{
+	struct cvf_dev *cvf = s->private;
+	int err = mutex_lock_interruptible(&cvf->state_mutex);
+
+	if (err)
+		return err;
+	seq_printf(s, "migrations=%u\nstatus=%s\nerrno=%d\n", cvf->mig_done,
+		   cvf->mig_err ? "error" : cvf->mig_done ? "ok" : "none",
+		   cvf->mig_err);
+	cvf_state_mutex_unlock(cvf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cvf_result);
+
+/*
+ * For tests and operators: did QEMU really read the log, and how did the
+ * last migration end (`compsc devices` reads "result")?
+ */
 void cvf_log_debugfs_add(struct cvf_dev *cvf)
 {
 	struct dentry *dir;
@@ -70,6 +90,7 @@ void cvf_log_debugfs_add(struct cvf_dev *cvf)
 	dir = debugfs_create_dir(pci_name(cvf_pdev(cvf)), cvf_debugfs);
 	debugfs_create_u32("log_reads", 0444, dir, &cvf->log_reads);
 	debugfs_create_u64("log_marked_bytes", 0444, dir, &cvf->log_marked);
+	debugfs_create_file("result", 0444, dir, cvf, &cvf_result_fops);
 }
 
 void cvf_log_debugfs_del(struct cvf_dev *cvf)

@@ -134,6 +134,14 @@ static int cvf_do_load_end(struct cvf_dev *cvf)
 	return err;
 }
 
+/* The outcome `compsc devices` shows: a save built, a load, a hand-over. */
+static void cvf_mig_result(struct cvf_dev *cvf, int err)
+{
+	if (!err)
+		cvf->mig_done++;
+	cvf->mig_err = err;
+}
+
 /*
  * A take that fails leaves the device with the guest and is not an error
  * here: with nothing held, the STOP_COPY save fd fails every read, which
@@ -143,13 +151,15 @@ static void cvf_try_take(struct cvf_dev *cvf, const char *when)
 {
 	int err = cvf_take(cvf);
 
-	if (err)
+	if (err) {
 		dev_warn(&cvf_pdev(cvf)->dev,
 			 "device stays with the guest (take %s): %d\n",
 			 when, err);
-	else
+		cvf_mig_result(cvf, err);	/* why a save may fail */
+	} else {
 		dev_info(&cvf_pdev(cvf)->dev, "device taken %s (%s)\n", when,
 			 compsc_mig_state_name(cvf->mig_state));
+	}
 }
 
 /* Carry out @actions (COMPSC_MIG_A_*) in their documented order. */
@@ -170,12 +180,14 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 		err = cvf_do_save(cvf);
 		if (err)
 			cvf_file_fail(cvf->save, err);
+		cvf_mig_result(cvf, err);
 		err = 0;
 	}
 	if ((actions & COMPSC_MIG_A_SAVE_FAIL) && cvf->save) {
 		dev_err(&cvf_pdev(cvf)->dev,
 			"nothing held to migrate: the save fails, the guest keeps its device\n");
 		cvf_file_fail(cvf->save, -EIO);
+		cvf_mig_result(cvf, cvf->mig_err ?: -EIO);	/* the take's */
 	}
 	if (actions & COMPSC_MIG_A_SAVE_END) {
 		cvf_put_file(&cvf->save);
@@ -187,10 +199,15 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 		cvf_mig_cleanup(cvf);
 		res = cvf_do_load(cvf);
 	}
-	if (actions & COMPSC_MIG_A_LOAD_END)
+	if (actions & COMPSC_MIG_A_LOAD_END) {
 		err = cvf_do_load_end(cvf);
-	if (actions & COMPSC_MIG_A_GIVE)
+		if (err)
+			cvf_mig_result(cvf, err);
+	}
+	if (actions & COMPSC_MIG_A_GIVE) {
 		err = cvf_give(cvf);
+		cvf_mig_result(cvf, err);
+	}
 	return err ? ERR_PTR(err) : res;
 }
 

@@ -2,6 +2,7 @@
 on VF0 and VF1, Debian's QEMU over 9p), L2 VMs are guests running the CompSC
 igbvf on a passed-through VF. Python drives; the L1 side is tests/nested/l1lib.sh."""
 
+import json
 import os
 import re
 import shutil
@@ -163,6 +164,14 @@ class L1(VM):
             assert out.endswith("compsc_vfio"), out
         self.vf0, self.vf1 = vfs[0].bdf, vfs[1].bdf
         return self.vf0, self.vf1
+
+    def last_migrations(self) -> dict:
+        """{VF BDF: last_migration} as an operator sees it here: `compsc
+        devices --json` (compsc_vfio's record of each VF's last migration)."""
+        doc = json.loads(self.sh("mountpoint -q /sys/kernel/debug || "
+                                 "mount -t debugfs none /sys/kernel/debug; "
+                                 "compsc devices --json").out)
+        return {vf["bdf"]: vf["last_migration"] for pf in doc["pfs"] for vf in pf["vfs"]}
 
     def hmp(self, port: int, cmd: str, wait: float = 1) -> str:
         return self.sh(f"HMPWAIT={wait} hmp {port} {cmd!r}").out

@@ -5,6 +5,8 @@ since QEMU's last sync would reach the destination stale. compsc_vfio
 refuses the take; the migration fails, the source L2 keeps its device and
 its network, nothing is restored or reset, and the area was never pinned
 (no 'device taken')."""
+import errno
+
 from nested import ALL_DIRTY, DST_PORT, L2_IP, SRC_PORT
 
 NO_LOG = "VFIOOPTS=x-device-dirty-page-tracking=off"
@@ -24,6 +26,10 @@ def test_migrate_no_dma_log_refused(l1, peer):
     assert "not reading this device's DMA log" in log, log[-2000:]
     assert "device taken" not in log, "the area was pinned without a DMA log"
     assert "running" in l1.hmp(SRC_PORT, "info status")
+    # what an operator sees: the VF's last migration failed, and why
+    lm = l1.last_migrations()[l1.vf0]
+    assert lm["source"] == "compsc_vfio" and lm["status"] == "error", lm
+    assert lm["errno"] == -errno.EOPNOTSUPP, lm
     stats = len(l1.l2_stats("src"))
     assert peer.ping(L2_IP, count=10, interval=0.5).received >= 5
     after = l1.l2_stat_since("src", stats)

@@ -17,10 +17,21 @@ def _last(stats, key):
     return vals[-1] if vals else None
 
 
+def _check_devices(l1, seen, src_bdf, dst_bdf):
+    """The source saved one more device state, the destination handed one
+    more over, both without error."""
+    now = l1.last_migrations()
+    for bdf in (src_bdf, dst_bdf):
+        lm, was = now[bdf], seen[bdf]
+        assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (bdf, lm)
+        assert lm["migrations"] == (was["migrations"] if was else 0) + 1, (bdf, was, lm)
+
+
 def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
     """One way; returns (result, the destination's l2stat lines up to one
     read WATCH_S of guest time after the first that shows the restore)."""
     mark = len(l1.sh("dmesg").out)
+    seen = l1.last_migrations()
     with peer.ping_stream(L2_IP, interval=0.5) as ps:
         t0 = time.time()
         res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
@@ -28,6 +39,8 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
         assert res["status"] == "completed", res["info"]
         # taken in PRE_COPY, while the guest's vCPUs still ran
         assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
+        bdfs = (l1.vf0, l1.vf1) if left_vf == 0 else (l1.vf1, l1.vf0)
+        _check_devices(l1, seen, *bdfs)
         # the source host goes away: its VF no longer owns the guest's MAC
         l1.sh(f"ip link set {PF} vf {left_vf} mac 02:00:00:00:00:9{left_vf}")
         # (the first line on the destination may have been read on the source)

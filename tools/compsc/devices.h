@@ -41,8 +41,9 @@ struct dev_vf {
 	int area;			/* 1/0: in compsc/areas or not */
 	enum dev_mode mode;
 	long long restores;		/* ethtool -S compsc_restores */
-	long long migrations;		/* the stand-in's count */
+	long long migrations;		/* the host side's count */
 	char mig_status[16];		/* "" when no source reports one */
+	const char *mig_source;		/* "compsc_bench" or "compsc_vfio" */
 	int mig_errno;
 };
 

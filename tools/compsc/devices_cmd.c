@@ -151,7 +151,7 @@ static void dev_vf_json(struct jw *j, const struct dev_vf *vf)
 	dev_int_or_null(j, "restores", vf->restores);
 	if (vf->mig_status[0]) {
 		jw_obj(j, "last_migration");
-		jw_str(j, "source", "compsc_bench");
+		jw_str(j, "source", vf->mig_source);
 		jw_str(j, "status", vf->mig_status);
 		dev_int_or_null(j, "migrations", vf->migrations);
 		jw_s64(j, "errno", vf->mig_errno);

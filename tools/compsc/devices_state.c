@@ -8,8 +8,9 @@
  *   mode, restores    the VF's interface, ethtool -S: a CompSC driver with
  *                     a registered area reports compsc_mode and
  *                     compsc_restores; any other driver has no compsc_*
- *   last migration    debugfs compsc_bench/<VF>/result (the bench stand-in);
- *                     compsc_vfio publishes no migration result
+ *   last migration    debugfs compsc_bench/<VF>/result (the bench stand-in)
+ *                     or compsc_vfio/<VF>/result (the variant driver, where
+ *                     it offers DMA logging), one format
  */
 #include "devices.h"
 
@@ -164,19 +165,27 @@ out:
 	free(st);
 }
 
-/* The stand-in's record of the VF's last migration, if it has one. */
-static void dev_bench_result(struct dev_vf *vf)
+/*
+ * The VF's last migration as the host side that ran it recorded it: the
+ * bench stand-in or compsc_vfio (a VF is bound to at most one of them).
+ */
+static void dev_mig_result(struct dev_vf *vf)
 {
+	static const char *const owners[] = { "compsc_bench", "compsc_vfio" };
 	char path[128], line[160], val[sizeof(vf->mig_status)];
+	FILE *f = NULL;
 	long long n;
+	size_t i;
 	int e;
-	FILE *f;
 
-	snprintf(path, sizeof(path), DEV_DEBUGFS "/compsc_bench/%s/result",
-		 vf->bdf);
-	f = fopen(path, "r");
+	for (i = 0; !f && i < sizeof(owners) / sizeof(owners[0]); i++) {
+		snprintf(path, sizeof(path), DEV_DEBUGFS "/%s/%s/result",
+			 owners[i], vf->bdf);
+		f = fopen(path, "r");
+	}
 	if (!f)
 		return;
+	vf->mig_source = owners[i - 1];
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "migrations=%lld", &n) == 1)
 			vf->migrations = n;
@@ -203,7 +212,7 @@ void dev_state(struct dev_list *l)
 			dev_netdev(vf->bdf, vf->netdev);
 			if (vf->netdev[0] && fd >= 0)
 				dev_stats(fd, vf);
-			dev_bench_result(vf);
+			dev_mig_result(vf);
 		}
 	dev_areas(l);
 	if (fd >= 0)
