@@ -32,7 +32,7 @@ usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 # The helper's object list, relative to DIR: compsc/<src>.o for each source.
 vf_objs() {
 	printf 'include %s/sources.mk\nall:;@echo $(COMPSC_VF_SRCS)\n' "$1" |
-		make -s -f - | tr ' ' '\n' | sed 's|^|compsc/|; s|$|.o|' | tr '\n' ' '
+		make -s --no-print-directory -f - | tr ' ' '\n' | sed 's|^|compsc/|; s|$|.o|' | tr '\n' ' '
 }
 
 prepare() {
