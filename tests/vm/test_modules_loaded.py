@@ -1,12 +1,11 @@
 """The CompSC modules the guest loads (compsc.ko, igb, igbvf) are the builds its image carries: their build IDs match the host copies in COMPSC_MODULES."""
 
-from compscmig import compsc_loaded, load_compsc
+from compscmig import load_compsc
 from compscvm import build_id
 
 
 def test_modules_loaded(vm, bench):
     load_compsc(vm)
-    assert compsc_loaded(vm)
     for m, where in (("compsc", ("kmod", "compsc.ko")),
                      ("igb", ("drivers", "igb", "igb.ko")),
                      ("igbvf", ("drivers", "igbvf", "igbvf.ko"))):
