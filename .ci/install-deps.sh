@@ -28,11 +28,13 @@ fi
 # The nested bench's L2 kernel is built from source (mk/l2kernel.mk): bc,
 # bison, flex, libelf-dev, libssl-dev, and lz4 for its compressed image.
 # libpci-dev: `compsc devices` (libpci); pciutils: lspci, in the bench VM too.
+# The Debian packages (mk/deb.mk): debhelper, dh-dkms, and dkms, which the
+# test runs against the cached headers (nothing lands in the host's kernel).
 PKGS="build-essential make gcc clang llvm libclang-rt-14-dev python3 python3-pytest
       kmod cpio busybox-static iproute2 iperf3 iputils-ping xz-utils zstd bc bison flex
       libelf-dev libssl-dev lz4 dwarves rsync ethtool git binutils util-linux dash
       python3-matplotlib python3-jsonschema
-      python3-pytest-timeout libpci-dev pciutils"
+      python3-pytest-timeout libpci-dev pciutils debhelper dh-dkms dkms"
 
 missing=""
 for p in $PKGS; do

@@ -138,15 +138,19 @@ $(VMLINUZ): $(KSTAMP)
 	ln -sfn $(KROOT)/boot/vmlinuz-$(KREL) $@
 
 # Our modules go to /lib/compsc/{drivers/<name>,kmod}/ in the guest, the
-# compsc CLI to /usr/sbin/compsc.
+# compsc CLI to /usr/sbin/compsc. The module tree stays in $(LIBCOMPSC) for
+# the tests (COMPSC_MODULES, compscvm.py) and for mk/deb.mk, which swaps
+# DKMS builds in.
+LIBCOMPSC := $(VMDIR)/lib-compsc
 $(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh $(BUILD)/compsc \
-	   $(wildcard $(BENCH)/guest/*)
+	   $(wildcard $(BENCH)/guest/*) $(if $(wildcard $(LIBCOMPSC)),,FORCE)
 	@mkdir -p $(VMDIR)
-	set -e; x=$$(mktemp -d $(VMDIR)/lib-compsc.XXXXXX); trap 'rm -rf "$$x"' EXIT; \
+	set -e; x=$(LIBCOMPSC).new; rm -rf $$x; \
 	$(foreach d,$(BENCH_DRIVERS),install -D -m 0644 $(call bd_ko,$d) \
 		$$x/drivers/$(call bd_name,$d)/$(call bd_driver,$d).ko;) \
 	$(foreach k,$(KMOD_KOS),install -D -m 0644 $k $$x/kmod/$(notdir $k);) \
-	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $$x $(BUILD)/compsc
+	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $$x $(BUILD)/compsc; \
+	rm -rf $(LIBCOMPSC); mv $$x $(LIBCOMPSC)
 
 initramfs: $(INITRD) $(VMLINUZ)
 

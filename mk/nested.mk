@@ -38,14 +38,16 @@ $(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
 # (never into the repo): the top of drivers/vfio and iova_bitmap.c. The
 # module only counts as built once its CRCs match Debian's.
 VFIO_CORE_DIR := $(TOP)/hypervisor-glue/vfio-core
+# $(call vfio_core_sources,DIR): those files, flat in DIR (mk/deb.mk too).
+vfio_core_sources = tar -xJf $(KROOT)/usr/src/$(KERNEL_SOURCE).tar.xz -C $1 \
+	--wildcards --no-wildcards-match-slash --transform='s|.*/||' \
+	'$(KERNEL_SOURCE)/drivers/vfio/*.[ch]' \
+	'$(KERNEL_SOURCE)/drivers/iommu/iommufd/iova_bitmap.c'
 kmod-vfio-core: $(VFIO_CORE_KO)
 $(VFIO_CORE_KO): $(KSTAMP) $(wildcard $(VFIO_CORE_DIR)/*)
 	rm -rf $(@D) && mkdir -p $(@D)
 	cp $(VFIO_CORE_DIR)/Kbuild $(@D)/
-	tar -xJf $(KROOT)/usr/src/$(KERNEL_SOURCE).tar.xz -C $(@D) \
-		--wildcards --no-wildcards-match-slash --transform='s|.*/||' \
-		'$(KERNEL_SOURCE)/drivers/vfio/*.[ch]' \
-		'$(KERNEL_SOURCE)/drivers/iommu/iommufd/iova_bitmap.c'
+	$(call vfio_core_sources,$(@D))
 	$(MAKE) -C $(KDIR) M=$(@D) modules
 	$(VFIO_CORE_DIR)/check-crcs.sh $(KDIR)/Module.symvers $(@D)/Module.symvers || \
 		{ rm -f $@; exit 1; }

@@ -17,13 +17,14 @@
 #                   it uses (COMPSC_VF_SRCS in sources.mk) into its own
 #                   module: it then needs neither compsc.ko nor its symbols.
 #
-# OUT is a small git repository laid out like the kernel tree, so patches
-# made with `git format-patch` in a full kernel tree apply unchanged, and
-# `git -C OUT log` shows exactly what was applied. Never commit OUT.
+# OUT is a small git repository laid out like the kernel tree (see
+# driver-tree.sh, which makes and builds it; the Debian packages' DKMS
+# trees build with it too). Never commit OUT.
 set -euo pipefail
 
 SRC=$1 KDIR=$2 DRIVER=$3 SERIES=$4 OUT=$(realpath -m "$5")
 REL_DIR=drivers/net/ethernet/intel/$DRIVER
+TREE=$(dirname "$(realpath "$0")")/driver-tree.sh
 [ -d "$SRC/$REL_DIR" ] || { echo "build-driver: no $REL_DIR in $SRC" >&2; exit 1; }
 
 # One build per OUT at a time (several people may run make in one checkout).
@@ -37,7 +38,7 @@ series_files() {
 	return 0
 }
 COMPSC_INC=${COMPSC_INC:-} COMPSC_SYMVERS=${COMPSC_SYMVERS:-} COMPSC_LIB=${COMPSC_LIB:-}
-inputs=$( { echo "$KDIR $DRIVER $COMPSC_INC $COMPSC_SYMVERS $COMPSC_LIB"; cat "$KDIR/Module.symvers" "$0";
+inputs=$( { echo "$KDIR $DRIVER $COMPSC_INC $COMPSC_SYMVERS $COMPSC_LIB"; cat "$KDIR/Module.symvers" "$0" "$TREE";
 	    [ -z "$COMPSC_LIB" ] || find "$COMPSC_LIB" -type f \( -name '*.[ch]' -o -name '*.mk' \) |
 		LC_ALL=C sort | xargs cat;
 	    [ -z "$COMPSC_SYMVERS" ] || cat "$COMPSC_SYMVERS";
@@ -52,47 +53,8 @@ fi
 FINAL=$OUT
 OUT=$FINAL.new
 rm -rf "$OUT"
-mkdir -p "$OUT/$(dirname "$REL_DIR")"
-cp -a "$SRC/$REL_DIR" "$OUT/$REL_DIR"
-
-# Fixed identity and dates: the upstream commit gets the same hash every run.
-export GIT_AUTHOR_NAME="linux-source" GIT_AUTHOR_EMAIL="linux-source@localhost"
-export GIT_COMMITTER_NAME="compsc-bench" GIT_COMMITTER_EMAIL="bench@localhost"
-export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
-git() { command git -C "$OUT" -c init.defaultBranch=main -c core.autocrlf=false "$@"; }
-git init -q
-git add -A
-git commit -q -m "$DRIVER: upstream $(basename "$KDIR" | sed 's/^linux-headers-//')"
-git tag upstream
-
-# Patches keep their own author and date.
-unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE
-n=0
-while IFS= read -r p; do
-	echo "build-driver: git am $p"
-	if ! git am -q --committer-date-is-author-date "$p"; then
-		git am --abort || true
-		echo "build-driver: $p does not apply on upstream $DRIVER" >&2
-		exit 1
-	fi
-	n=$((n + 1))
-done < <(series_files)
-echo "build-driver: $DRIVER with $n patch(es) from ${SERIES:-<none>}"
-
-CONFIG=CONFIG_$(echo "$DRIVER" | tr '[:lower:]' '[:upper:]')
-if [ -n "$COMPSC_LIB" ] && grep -q 'COMPSC_VF_OBJS' "$OUT/$REL_DIR/Makefile"; then
-	# The helper is our library, not part of the driver: copied next to
-	# it (git ignores it), built with the driver's flags, never exported.
-	rsync -a --exclude='*.o' --exclude='.*.cmd' "$COMPSC_LIB/" "$OUT/$REL_DIR/compsc/"
-	echo compsc/ >> "$OUT/.git/info/exclude"
-	objs=$(printf 'include %s/sources.mk\nall:;@echo $(COMPSC_VF_SRCS)\n' "$COMPSC_LIB" |
-		make -s -f - | tr ' ' '\n' | sed 's|^|compsc/|; s|$|.o|' | tr '\n' ' ')
-	make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" COMPSC_VF_OBJS="$objs" \
-		KCFLAGS="-I$OUT/$REL_DIR/compsc/include -DCOMPSC_LINKED" modules
-else
-	make -C "$KDIR" M="$OUT/$REL_DIR" "$CONFIG=m" \
-		${COMPSC_INC:+KCFLAGS=-I$COMPSC_INC} ${COMPSC_SYMVERS:+KBUILD_EXTRA_SYMBOLS=$COMPSC_SYMVERS} modules
-fi
+"$TREE" prepare "$SRC" "$DRIVER" "$SERIES" "$OUT" $COMPSC_LIB
+"$TREE" build "$KDIR" "$OUT/$REL_DIR" "$DRIVER" "$COMPSC_INC" "$COMPSC_SYMVERS"
 cp "$OUT/$REL_DIR/$DRIVER.ko" "$OUT/$DRIVER.ko"
 echo "$inputs" > "$OUT/.inputs"
 rm -rf "$FINAL.old"

@@ -47,8 +47,7 @@ def compsc_loaded(vm: VM) -> bool:
     if not (vm.module_loaded("compsc_bench") and vm.module_loaded("igb")
             and vm.module_loaded("igbvf")):
         return False
-    drivers = vm.bench.build / "drivers"
-    return all(vm.module_build_id(m) == build_id(drivers / m / f"{m}.ko")
+    return all(vm.module_build_id(m) == build_id(vm.bench.host_module("drivers", m, f"{m}.ko"))
                for m in ("igb", "igbvf"))
 
 

@@ -23,7 +23,7 @@ the peer is ``10.77.0.1/24``; VF n is ``10.77.0.(10+n)`` with MAC
 
 Artifacts come from ``make vm-test``/``make initramfs``; :class:`Bench`
 finds them (override with COMPSC_BUILD, COMPSC_VMLINUZ, COMPSC_INITRD,
-COMPSC_QEMU). Every VM keeps its console log under
+COMPSC_MODULES, COMPSC_QEMU). Every VM keeps its console log under
 ``$BUILD/vm/runs/<run-id>/<vm-name>/console.log``.
 """
 
@@ -251,6 +251,9 @@ class Bench:
         self.vmdir = self.build / "vm"
         self.kernel = Path(os.environ.get("COMPSC_VMLINUZ", self.vmdir / "vmlinuz"))
         self.initrd = Path(os.environ.get("COMPSC_INITRD", self.vmdir / "initrd.img"))
+        # The host copy of the initrd's /lib/compsc (mk/bench.mk; mk/deb.mk
+        # points it and COMPSC_INITRD at a tree with DKMS builds instead).
+        self.modules = Path(os.environ.get("COMPSC_MODULES", self.vmdir / "lib-compsc"))
         self.qemu = os.environ.get("COMPSC_QEMU", "qemu-system-x86_64")
         self.runs = self.vmdir / "runs" / RUN_ID
 
@@ -279,6 +282,11 @@ class Bench:
         """Guest path of a module the initramfs carries, e.g.
         guest_module("drivers", "igbvf-param", "igbvf.ko")."""
         return "/lib/compsc/" + "/".join(parts)
+
+    def host_module(self, *parts: str) -> Path:
+        """Host copy of the module the guest has at guest_module(*parts):
+        compare its build_id() with VM.module_build_id()."""
+        return self.modules.joinpath(*parts)
 
 
 # ---------------------------------------------------------------- Peer

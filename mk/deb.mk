@@ -1,0 +1,54 @@
+# Debian packages (debian/): DKMS sources for host and guest, the tools.
+#
+#   make deb        build/deb/*.deb: compsc-host, compsc-guest (DKMS),
+#                   compsc-vfio-core (DKMS, opt-in), compsc-tools
+#   make deb-test   the packages, then DKMS for the pinned kernel in a
+#                   scratch tree (never the host's own), then the bench VM
+#                   booted with the modules DKMS produced (tests/deb/)
+#
+# dpkg-buildpackage runs in a staging copy of the checkout, so nothing is
+# written into it. The staging copy also gets linux-drivers/: the patched
+# igb and igbvf (tests/vm/driver-tree.sh, as the bench makes them) and the
+# VFIO core sources, all from the pinned linux-source package.
+
+DEB_DIR   := $(BUILD)/deb
+DEB_STAGE := $(DEB_DIR)/stage/compsc
+DEB_TEST  := $(DEB_DIR)/test
+DEB_VM    := $(DEB_DIR)/vm
+DEB_TESTS := test_modules_loaded.py test_igbvf_standalone.py \
+	     test_migrate_idle.py test_migrate_counters.py
+
+TEST_SUITES += deb-test
+.PHONY: deb deb-test deb-dkms
+
+# $(call deb_driver,DRIVER,SERIES[,COMPSC_LIB]): the patched driver directory.
+deb_driver = $(BENCH)/driver-tree.sh prepare $(KSRC) $1 $2 $(DEB_STAGE).trees/$1 $3 && \
+	cp -a $(DEB_STAGE).trees/$1/drivers/net/ethernet/intel/$1 $(DEB_STAGE)/linux-drivers/
+
+deb: $(KSTAMP)
+	rm -rf $(DEB_DIR)/stage $(DEB_DIR)/*.deb $(DEB_DIR)/*.buildinfo $(DEB_DIR)/*.changes
+	mkdir -p $(DEB_STAGE)/linux-drivers/vfio-core
+	cd $(TOP) && git ls-files -co --exclude-standard -z | \
+		rsync -a --from0 --files-from=- $(TOP)/ $(DEB_STAGE)/
+	$(call deb_driver,igb,$(TOP)/drivers/igb)
+	$(call deb_driver,igbvf,$(TOP)/drivers/igbvf,$(TOP)/libcompsc)
+	cp $(VFIO_CORE_DIR)/Kbuild $(VFIO_CORE_DIR)/check-crcs.sh $(DEB_STAGE)/linux-drivers/vfio-core/
+	$(call vfio_core_sources,$(DEB_STAGE)/linux-drivers/vfio-core)
+	echo $(KERNEL_ABI) > $(DEB_STAGE)/linux-drivers/vfio-core/KERNEL_ABI
+	cd $(DEB_STAGE) && nice dpkg-buildpackage -us -uc -b -j2
+	mv $(DEB_DIR)/stage/*.deb $(DEB_DIR)/
+	@ls $(DEB_DIR)/*.deb
+
+# DKMS against the cached headers, into $(DEB_TEST); then the bench's
+# module tree with the DKMS builds in place of its own.
+deb-dkms: deb initramfs
+	$(TOP)/tests/deb/dkms-build.sh $(DEB_DIR) $(DEB_TEST) $(KREL) $(KDIR) \
+		$(LIBCOMPSC) $(DEB_VM)/lib-compsc
+	$(BENCH)/mkinitramfs.sh $(DEB_VM)/initrd.img $(KROOT) $(KREL) $(AGENT) $(DEB_VM)/lib-compsc
+
+# The VM tests find their modules through COMPSC_MODULES (host side, for
+# build IDs) and COMPSC_INITRD (what the guest boots with).
+deb-test: deb-dkms
+	cd $(BENCH) && $(BENCH_ENV) COMPSC_INITRD=$(DEB_VM)/initrd.img \
+		COMPSC_MODULES=$(DEB_VM)/lib-compsc $(PYTHON) -m pytest -p no:cacheprovider \
+		-v -rs --durations=0 $(PYTEST_TIMEOUT) $(PYTEST_ARGS) $(DEB_TESTS)
