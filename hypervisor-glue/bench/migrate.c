@@ -49,6 +49,8 @@ struct bench_mig {
 	u64 t_acquired;
 	struct compsc_stream_view view;
 	struct compsc_pf_vf_state pf_state;
+	struct compsc_pf_vf_xstate pf_ext;
+	bool pf_whole;		/* the destination PF holds the VF's whole state */
 	struct compsc_host_save save;
 };
 
@@ -94,13 +96,18 @@ static void bench_take(struct bench_mig *m)
 static int bench_save_pf(struct bench_mig *m)
 {
 	struct compsc_pf_vf_state *st = &m->pf_state;
-	int ret = compsc_host_pf_export(m->bv->pdev, st);
+	int ret = compsc_host_pf_export(m->bv->pdev, st, &m->pf_ext);
 	u16 i;
 
 	if (ret <= 0)
 		return ret;
 	m->save.pf = st;
 	m->res->pf_bytes = sizeof(struct compsc_rec_hdr) + sizeof(*st);
+	if (ret > 1) {
+		m->save.pf_ext = &m->pf_ext;
+		m->res->pf_bytes += sizeof(struct compsc_rec_hdr) +
+				    ALIGN(compsc_pf_vf_xlen(&m->pf_ext), 8);
+	}
 	if (m->req->pf_import != BENCH_PF_UNFIT)
 		return 0;
 	for (i = 0; i < COMPSC_PF_MAX_VLANS; i++)
@@ -166,19 +173,23 @@ static void bench_abort(struct bench_mig *m)
 
 /* ---- destination actions ---------------------------------------------------- */
 
-/* What the destination does with the PF section (@apply: import it). */
+/*
+ * What the destination does with the PF sections (@apply: import them,
+ * and learn whether the PF now holds the VF's whole state).
+ */
 static int bench_load_pf(struct bench_mig *m, bool apply)
 {
-	const struct compsc_stream_rec *r = &m->view.rec[COMPSC_REC_PF_VF];
 	int err;
 
-	if (!r->data)
+	if (!m->view.rec[COMPSC_REC_PF_VF].data)
 		return 0;
 	if (m->req->pf_import == BENCH_PF_SKIP) {
 		m->res->pf_import = "skipped";
 		return 0;
 	}
-	err = compsc_host_pf_apply(m->bv->pdev, r, apply);
+	err = compsc_host_pf_apply(m->bv->pdev, &m->view, apply);
+	m->pf_whole = err > 0;
+	err = min(err, 0);
 	m->res->pf_import = err ? "refused" : apply ? "done" : "checked";
 	if (err)
 		bench_fail(m, err, "destination PF refused the VF's state (%s): %d",
@@ -213,13 +224,6 @@ static void bench_load_end(struct bench_mig *m)
 		m->dst.ctx |= COMPSC_MIG_C_LOADED;
 }
 
-/* The PF section is in the destination PF now (not skipped). */
-static bool bench_pf_imported(struct bench_mig *m)
-{
-	return m->view.rec[COMPSC_REC_PF_VF].data &&
-	       m->req->pf_import != BENCH_PF_SKIP;
-}
-
 /*
  * RUNNING_P2P -> RUNNING with a loaded stream: the PF section imported
  * (after the PF handled the reset: it drops the VF's filters then), the
@@ -235,7 +239,7 @@ static void bench_give(struct bench_mig *m)
 		return;
 	compsc_host_give(&m->area, &m->view, true);
 	m->res->host_config = compsc_host_vf_handover(m->bv->pdev,
-						      bench_pf_imported(m),
+						      m->pf_whole,
 						      m->area.gpa,
 						      m->area.size, ctl);
 	bench_blackout(m);

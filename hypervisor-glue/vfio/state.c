@@ -113,6 +113,7 @@ struct cvf_save {
 	struct compsc_rec_counter stats[COMPSC_82576VF_NR_STATS];
 	u32 base[COMPSC_82576VF_NR_STATS];
 	struct compsc_pf_vf_state pf;
+	struct compsc_pf_vf_xstate pf_ext;
 };
 
 /*
@@ -148,10 +149,11 @@ static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
 {
 	int ret;
 
-	ret = compsc_host_pf_export(cvf_pdev(cvf), &s->pf);
+	ret = compsc_host_pf_export(cvf_pdev(cvf), &s->pf, &s->pf_ext);
 	if (ret < 0)
 		return ret;
 	s->host.pf = ret ? &s->pf : NULL;
+	s->host.pf_ext = ret > 1 ? &s->pf_ext : NULL;
 	cvf->dev.stat_base = cvf_stats_base(cvf, s->base);
 	if (cvf_stats_sent(cvf)) {
 		compsc_host_read_stats(&cvf->dev, s->stats);
@@ -301,8 +303,7 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 		err = cvf_stats_check(cvf, v);
 	}
 	if (!err)
-		err = compsc_host_pf_apply(cvf_pdev(cvf),
-					   &v->rec[COMPSC_REC_PF_VF], false);
+		err = compsc_host_pf_apply(cvf_pdev(cvf), v, false);
 	kfree(v);
 	return err;
 }
@@ -317,26 +318,27 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
  */
 int cvf_give(struct cvf_dev *cvf)
 {
-	const struct compsc_stream_rec *pf_rec = &cvf->view.rec[COMPSC_REC_PF_VF];
 	struct compsc_area_ctl *ctl;
-	bool host_cfg;
+	bool host_cfg, whole;
 	struct cvf_area *a;
 	int err;
 
 	a = cvf_load_area(cvf, cvf->loaded, cvf->loaded_len, &cvf->view);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
-	err = compsc_host_pf_apply(cvf_pdev(cvf), pf_rec, true);
-	if (err)
+	/* 1: the PF holds the VF's whole state, the host may configure it */
+	err = compsc_host_pf_apply(cvf_pdev(cvf), &cvf->view, true);
+	if (err < 0)
 		goto out;
+	whole = err > 0;
 	err = -ENOMEM;
 	if (!cvf_bar_map(cvf))
 		goto out;
 	compsc_host_give(&a->h, &cvf->view, cvf->logging);
 	cvf_stats_load(cvf, &cvf->view);
 	ctl = compsc_host_ctl(&a->h);
-	host_cfg = compsc_host_vf_handover(cvf_pdev(cvf), !!pf_rec->data,
-					   a->h.gpa, a->h.size, ctl);
+	host_cfg = compsc_host_vf_handover(cvf_pdev(cvf), whole, a->h.gpa,
+					   a->h.size, ctl);
 	compsc_writer_release(ctl);
 	compsc_host_kick(&cvf->dev, true);
 	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest (%s)\n",

@@ -11,6 +11,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <compsc/host.h>
 #include <compsc/kernel.h>
@@ -90,66 +91,118 @@ EXPORT_SYMBOL_GPL(compsc_host_bar_map);
 /**
  * compsc_host_pf_export() - read what the VF's PF holds for it
  * @vfdev: the VF
- * @st: filled with the state
+ * @st: filled with the PF_VF state
+ * @x: filled with the PF_VF_EXT state, for a PF that holds more
  *
- * Return: 1 (exported), 0 (the PF offers no CompSC ops: the stream carries
- * no PF section) or the PF driver's -errno.
+ * Return: the sections exported: 0 (the PF offers no CompSC ops: the
+ * stream carries no PF section), 1 (@st), 2 (@st and @x), or the PF
+ * driver's -errno.
  */
 int compsc_host_pf_export(struct pci_dev *vfdev,
-			  struct compsc_pf_vf_state *st)
+			  struct compsc_pf_vf_state *st,
+			  struct compsc_pf_vf_xstate *x)
 {
 	const struct compsc_pf_ops *ops;
 	struct pci_dev *pf = NULL;
-	int vf = -1, err = 0;
+	int vf = -1, ret = 0;
 
 	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
-	if (ops && ops->vf_export) {
-		err = ops->vf_export(pf, vf, st);
-		if (!err)
-			err = 1;
+	if (ops && ops->vf_export_ext) {
+		memset(x, 0, sizeof(*x));
+		ret = ops->vf_export_ext(pf, vf, st, x) ?: 2;
+	} else if (ops && ops->vf_export) {
+		ret = ops->vf_export(pf, vf, st) ?: 1;
 	}
 	compsc_vf_pf_ops_put(ops);
-	if (err < 0)
-		pci_err(vfdev, "PF cannot export the VF's state: %d\n", err);
-	return err;
+	if (ret < 0)
+		pci_err(vfdev, "PF cannot export the VF's state: %d\n", ret);
+	else if (ret == 2 && x->ext.lost)
+		pci_warn(vfdev, "PF holds VF state no stream carries (lost 0x%x): the destination will leave the guest to reset\n",
+			 le32_to_cpu(x->ext.lost));
+	return ret;
 }
 EXPORT_SYMBOL_GPL(compsc_host_pf_export);
 
+/* The PF holds more than PF_VF: it takes PF_VF_EXT sections. */
+static bool compsc_host_ext_pf(const struct compsc_pf_ops *ops)
+{
+	return ops && ops->vf_import_ext && ops->vf_check_ext;
+}
+
+/* The PF's check or import of @p; -EOPNOTSUPP if it cannot take it. */
+static int compsc_host_pf_call(const struct compsc_pf_ops *ops,
+			       struct pci_dev *pf, int vf,
+			       const struct compsc_host_pf *p, bool apply)
+{
+	const struct compsc_pf_vf_xstate *x = p->has_x ? &p->x : NULL;
+
+	if (compsc_host_ext_pf(ops))
+		return apply ? ops->vf_import_ext(pf, vf, &p->st, x) :
+			       ops->vf_check_ext(pf, vf, &p->st, x);
+	if (!ops || x)	/* PF_VF_EXT's state would be lost here */
+		return -EOPNOTSUPP;
+	if (apply && ops->vf_import)
+		return ops->vf_import(pf, vf, &p->st);
+	if (!apply && ops->vf_check)
+		return ops->vf_check(pf, vf, &p->st);
+	return -EOPNOTSUPP;
+}
+
+/* Log once, on import, why the guest restores its own configuration. */
+static int compsc_host_pf_judge(struct pci_dev *vfdev,
+				const struct compsc_host_pf *p, bool ext_pf)
+{
+	u32 lost;
+
+	if (compsc_host_pf_whole(p, ext_pf, &lost))
+		return 1;
+	if (lost)
+		pci_warn(vfdev, "source PF held VF state no stream carries (lost 0x%x): the guest resets and replays\n",
+			 lost);
+	else if (p->has_st)
+		pci_info(vfdev, "stream has no PF_VF_EXT for this PF: the guest resets and replays\n");
+	return 0;
+}
+
 /**
  * compsc_host_pf_apply() - the destination PF checks (@apply false: would
- * it fit, changing nothing) or imports the PF section @rec
+ * it fit, changing nothing) or imports the PF sections of @v
  * @vfdev: the destination VF
- * @rec: the parsed PF_VF record (unaligned, inside the stream); absent:
- *	nothing to do
+ * @v: a stream compsc_host_load() accepted; no PF section: nothing to do
  * @apply: import rather than only check
  *
  * A PF section for a PF without CompSC ops is refused: the VF would come
- * up without its MAC and filters.
+ * up without its MAC and filters; so is a PF_VF_EXT section for a PF that
+ * cannot take it.
  *
- * Return: 0 or -errno.
+ * Return: 1 (imported, and the PF holds the VF's whole state: the host
+ * may complete the VF's reset handshake), 0 (checked, nothing to import,
+ * or imported short of the whole state) or -errno.
  */
 int compsc_host_pf_apply(struct pci_dev *vfdev,
-			 const struct compsc_stream_rec *rec, bool apply)
+			 const struct compsc_stream_view *v, bool apply)
 {
 	const struct compsc_pf_ops *ops;
-	struct compsc_pf_vf_state st;
+	struct compsc_host_pf *p;
 	struct pci_dev *pf = NULL;
-	int vf = -1, err = -EOPNOTSUPP;
+	int vf = -1, err;
 
-	if (!rec->data)
-		return 0;
-	if (rec->len != sizeof(st))
-		return -EINVAL;	/* the parser checked the size already */
-	memcpy(&st, rec->data, sizeof(st));
+	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	err = compsc_host_pf_sections(v, p) ? -EINVAL : 0;
+	if (err || !p->has_st)
+		goto out;
 	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
-	if (ops && apply && ops->vf_import)
-		err = ops->vf_import(pf, vf, &st);
-	else if (ops && !apply && ops->vf_check)
-		err = ops->vf_check(pf, vf, &st);
+	err = compsc_host_pf_call(ops, pf, vf, p, apply);
+	if (!err && apply)
+		err = compsc_host_pf_judge(vfdev, p, compsc_host_ext_pf(ops));
 	compsc_vf_pf_ops_put(ops);
-	if (err)
+out:
+	if (err < 0)
 		pci_err(vfdev, "PF refused the VF's state (%s): %d\n",
 			apply ? "import" : "check", err);
+	kfree(p);
 	return err;
 }
 EXPORT_SYMBOL_GPL(compsc_host_pf_apply);
@@ -192,14 +245,15 @@ static bool compsc_host_vf_enable(struct pci_dev *vfdev)
  * compsc_host_vf_handover() - destination, just before the hand-over: make
  * the guest's restore need no mailbox message if this host can
  * @vfdev: the destination VF, its reset handled by its PF
- * @imported: the stream's PF_VF record was imported into the VF's PF
+ * @imported: the VF's PF imported the stream's PF sections and holds the
+ *	VF's whole state (compsc_host_pf_apply() returned 1)
  * @gpa: the guest's area, as the stream names it
  * @size: its size
  * @ctl: the area's control line (the host holds the device)
  *
  * The area is published for the next migration as if the guest had
  * registered it. Only a PF that holds the VF's whole configuration (the
- * imported PF_VF record: every filter the VF asked for and every
+ * imported PF sections: every filter the VF asked for and every
  * administrator setting) and completes the VF's reset handshake lets the
  * guest skip its own reset and replay; anything less leaves
  * COMPSC_F_HOST_CONFIGURED clear and the guest restores the old way.

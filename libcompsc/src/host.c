@@ -361,6 +361,9 @@ int compsc_host_save(const struct compsc_host_area *a,
 	if (s->pf)
 		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, s->pf,
 				  sizeof(*s->pf));
+	if (s->pf && s->pf_ext)
+		compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT, mand, s->pf_ext,
+				  compsc_pf_vf_xlen(s->pf_ext));
 	if (s->stats)
 		compsc_stream_add(&w, COMPSC_REC_HOST_COUNTERS, mand, s->stats,
 				  s->nr_stats * sizeof(*s->stats));
@@ -371,7 +374,8 @@ COMPSC_EXPORT(compsc_host_save);
 /**
  * compsc_host_save_bound() - what compsc_host_save() may produce for @a
  * (NULL: nothing held, an empty stream) with @nr_stats host counters;
- * what a host reports before the device is saved
+ * what a host reports before the device is saved (before the PF says how
+ * much it holds: its PF_VF_EXT section counts at its largest)
  */
 u32 compsc_host_save_bound(const struct compsc_host_area *a, u32 nr_stats)
 {
@@ -379,10 +383,10 @@ u32 compsc_host_save_bound(const struct compsc_host_area *a, u32 nr_stats)
 
 	if (!a)
 		return n;
-	return n + 6 * sizeof(struct compsc_rec_hdr) +
+	return n + 7 * sizeof(struct compsc_rec_hdr) +
 	       a->lists.nr_regs * sizeof(struct compsc_rec_reg) +
 	       a->lists.nr_ctrs * sizeof(struct compsc_rec_counter) +
-	       sizeof(struct compsc_pf_vf_state) +
+	       sizeof(struct compsc_pf_vf_state) + COMPSC_PF_EXT_MAX_BYTES +
 	       le32_to_cpu(a->hdr.replay_len) +
 	       nr_stats * sizeof(struct compsc_rec_counter);
 }
@@ -486,6 +490,61 @@ void compsc_host_give(struct compsc_host_area *a,
 			   ctl->flags & ~cpu_to_le32(COMPSC_F_DIRTY_LOG));
 }
 COMPSC_EXPORT(compsc_host_give);
+
+/* ---- the VF's PF, destination ------------------------------------------- */
+
+/**
+ * compsc_host_pf_sections() - the PF sections of a loaded stream, copied
+ * out of it (the payload has no alignment guarantee) for the PF
+ * @v: a stream compsc_host_load() accepted
+ * @pf: filled; what the stream lacks stays zero
+ *
+ * Return: 0, or -COMPSC_EMALFORMED for a PF_VF_EXT section without the
+ * PF_VF section it extends (or sections of the wrong size: a view that
+ * did not come from the parser).
+ */
+int compsc_host_pf_sections(const struct compsc_stream_view *v,
+			    struct compsc_host_pf *pf)
+{
+	const struct compsc_stream_rec *st = &v->rec[COMPSC_REC_PF_VF];
+	const struct compsc_stream_rec *x = &v->rec[COMPSC_REC_PF_VF_EXT];
+
+	memset(pf, 0, sizeof(*pf));
+	/* the parser held both to their sizes; check again what is copied */
+	if ((x->data && !st->data) || (st->data && st->len != sizeof(pf->st)) ||
+	    (x->data && x->len > sizeof(pf->x)))
+		return -COMPSC_EMALFORMED;
+	if (st->data) {
+		memcpy(&pf->st, st->data, sizeof(pf->st));
+		pf->has_st = true;
+	}
+	if (x->data) {
+		memcpy(&pf->x, x->data, x->len);
+		pf->has_x = true;
+	}
+	return 0;
+}
+COMPSC_EXPORT(compsc_host_pf_sections);
+
+/**
+ * compsc_host_pf_whole() - once the destination PF imported @pf: does it
+ * hold the VF's whole state, so that the host may complete the VF's reset
+ * handshake and spare the guest its own reset and replay?
+ * @pf: the stream's PF sections
+ * @ext_pf: the destination PF holds more than PF_VF (it takes PF_VF_EXT)
+ * @lost: out: the source PF's COMPSC_PFVF_LOST_* bits, for the log
+ *
+ * Not when there is no PF section, when such a PF got no PF_VF_EXT (an
+ * older source: the MAC filters, the mailbox API... stayed behind) or
+ * when the source PF said it held state that could not travel.
+ */
+bool compsc_host_pf_whole(const struct compsc_host_pf *pf, bool ext_pf,
+			  u32 *lost)
+{
+	*lost = pf->has_x ? le32_to_cpu(pf->x.ext.lost) : 0;
+	return pf->has_st && (pf->has_x || !ext_pf) && !*lost;
+}
+COMPSC_EXPORT(compsc_host_pf_whole);
 
 /**
  * compsc_host_dirty_round() - @on: start a dirty-logging round (a new

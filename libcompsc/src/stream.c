@@ -29,8 +29,11 @@
  *     reserved flag bits		-> EMALFORMED
  *     len > max_len			-> EOVERSIZE
  *     record runs into END		-> ETRUNCATED
- *     non-zero padding, END not last, bad payload size -> EMALFORMED
+ *     non-zero padding, END not last	-> EMALFORMED
  *     known type twice			-> EDUPLICATE
+ *     known type over its bound (PF_VF_EXT: COMPSC_PF_EXT_MAX_BYTES)
+ *					-> EOVERSIZE
+ *     bad payload size for its type	-> EMALFORMED
  *     unknown type, MANDATORY flag	-> EUNKNOWN_MANDATORY (optional: skipped,
  *					   counted in nr_unknown)
  *     then the END record itself	-> EMALFORMED if not { END, 0, 8 }, rsvd 0
@@ -86,9 +89,19 @@ static int compsc_rec_size_ok(u16 type, u32 len)
 		return len % sizeof(struct compsc_rec_counter) == 0;
 	case COMPSC_REC_PF_VF:
 		return len == sizeof(struct compsc_pf_vf_state);
+	case COMPSC_REC_PF_VF_EXT:
+		return len >= sizeof(struct compsc_pf_vf_ext) &&
+		       (len - sizeof(struct compsc_pf_vf_ext)) %
+		       sizeof(struct compsc_pf_vf_mac) == 0;
 	default:
 		return 1;
 	}
+}
+
+/* A known type's payload bound: a PF_VF_EXT record is bounded on its own. */
+static int compsc_rec_too_big(u16 type, u32 len)
+{
+	return type == COMPSC_REC_PF_VF_EXT && len > COMPSC_PF_EXT_MAX_BYTES;
 }
 
 static int compsc_rec_reg_ok(const struct compsc_rec_reg *r)
@@ -134,6 +147,53 @@ int compsc_pf_vf_check(const struct compsc_pf_vf_state *s)
 }
 COMPSC_EXPORT(compsc_pf_vf_check);
 
+/* A MAC filter is a unicast address other than zero, its padding zero. */
+static int compsc_pf_vf_mac_ok(const struct compsc_pf_vf_mac *m)
+{
+	static const u8 zero[6];
+
+	return !m->rsvd && !(m->mac[0] & 1) && memcmp(m->mac, zero, 6);
+}
+
+/*
+ * A PF_VF_EXT record of @len bytes, its size rules already met: the
+ * payload offset of the first bad field, or NO_BAD.
+ */
+static u32 compsc_pf_vf_ext_bad(const u8 *p, u32 len)
+{
+	u32 hlen = (u32)sizeof(struct compsc_pf_vf_ext), off;
+	struct compsc_pf_vf_ext x;
+	struct compsc_pf_vf_mac m;
+
+	memcpy(&x, p, sizeof(x));
+	if (le16_to_cpu(x.flags) & ~COMPSC_PFVF_X_KNOWN)
+		return offsetof(struct compsc_pf_vf_ext, flags);
+	if (le16_to_cpu(x.nr_macs) != (len - hlen) / sizeof(m))
+		return offsetof(struct compsc_pf_vf_ext, nr_macs);
+	if (x.rsvd)
+		return offsetof(struct compsc_pf_vf_ext, rsvd);
+	/* lost: any bit is meaningful, unknown ones included (see abi.h) */
+	for (off = hlen; off < len; off += sizeof(m)) {
+		memcpy(&m, p + off, sizeof(m));
+		if (!compsc_pf_vf_mac_ok(&m))
+			return off;
+	}
+	return NO_BAD;
+}
+
+int compsc_pf_vf_ext_check(const void *rec, u32 len)
+{
+	if (!rec)
+		return -COMPSC_EINVAL;
+	if (compsc_rec_too_big(COMPSC_REC_PF_VF_EXT, len))
+		return -COMPSC_EOVERSIZE;
+	if (!compsc_rec_size_ok(COMPSC_REC_PF_VF_EXT, len) ||
+	    compsc_pf_vf_ext_bad(rec, len) != NO_BAD)
+		return -COMPSC_EMALFORMED;
+	return 0;
+}
+COMPSC_EXPORT(compsc_pf_vf_ext_check);
+
 /*
  * Contents of a known record whose size already passed compsc_rec_size_ok().
  * Returns the payload offset of the first bad entry, or NO_BAD. Entries are
@@ -163,6 +223,8 @@ static u32 compsc_rec_content_bad(u16 type, const u8 *p, u32 len)
 		if (!compsc_pf_vf_ok(&s))
 			return 0;
 	}
+	if (type == COMPSC_REC_PF_VF_EXT)
+		return compsc_pf_vf_ext_bad(p, len);
 	return NO_BAD;
 }
 
@@ -243,7 +305,8 @@ static int compsc_writer_rec_ok(const struct compsc_stream_writer *w, u16 type,
 		return 0;
 	if (type >= COMPSC_REC_NR_KNOWN)
 		return 1;
-	return compsc_rec_size_ok(type, len) &&
+	return !compsc_rec_too_big(type, len) &&
+	       compsc_rec_size_ok(type, len) &&
 	       compsc_rec_content_bad(type, payload, len) == NO_BAD &&
 	       !compsc_writer_has(w, type);
 }
@@ -420,6 +483,8 @@ static s64 compsc_parse_rec(struct compsc_parse *ps, u32 pos, u32 end)
 		v->nr_unknown++;
 	} else if (v->rec[type].data) {
 		return compsc_refuse(ps, pos, -COMPSC_EDUPLICATE);
+	} else if (compsc_rec_too_big(type, rlen)) {
+		return compsc_refuse(ps, pos, -COMPSC_EOVERSIZE);
 	} else if (!compsc_rec_size_ok(type, rlen)) {
 		return compsc_refuse(ps, pos, -COMPSC_EMALFORMED);
 	} else {

@@ -48,9 +48,10 @@ static const struct compsc_policy fuzz_policy = {
 /*
  * Recipe: bytes 0-7 are the device ids; then records of
  *	[op] [len] [len bytes of payload]
- * op & 7 picks the type (0 = an unknown type 0x40 | op >> 4), op & 8 asks
- * for MANDATORY on known types. Records the writer refuses are skipped (on
- * a copy of the writer, so its sticky error does not end the stream).
+ * op & 7 picks the type (0, or 7 past the known ones, = an unknown type
+ * 0x40 | op >> 4), op & 8 asks for MANDATORY on known types. Records the
+ * writer refuses are skipped (on a copy of the writer, so its sticky error
+ * does not end the stream).
  * Returns the stream length, or -1 when the recipe is too short.
  */
 static inline int fuzz_recipe_build(const uint8_t *d, size_t n, uint8_t *out)

@@ -37,6 +37,11 @@ static const struct compsc_pf_vf_state pfvf = {
 	.vf_index = 2, .flags = COMPSC_PFVF_F_SPOOFCHK,
 	.mac = { 0x52, 0x54, 0, 1, 2, 3 }, .nr_vlans = 1, .vlans = { 100 },
 };
+static const struct compsc_pf_vf_xstate pfext = {
+	.ext = { .flags = COMPSC_PFVF_X_RSS_QUERY, .nr_macs = 2, .mbx_api = 5 },
+	.macs = { { .mac = { 0x02, 0, 0, 0, 0, 1 } },
+		  { .mac = { 0x52, 0x54, 0, 9, 8, 7 } } },
+};
 
 /* @mask: which records to add (bit = type), plus unknown ones. */
 static int stream(uint8_t *buf, unsigned mask, int unknown_flags)
@@ -53,6 +58,9 @@ static int stream(uint8_t *buf, unsigned mask, int unknown_flags)
 		compsc_stream_add(&w, 0x99, (u16)unknown_flags, "later", 5);
 	if (mask & 8)
 		compsc_stream_add(&w, COMPSC_REC_PF_VF, 0, &pfvf, sizeof(pfvf));
+	if (mask & 64)
+		compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT, COMPSC_REC_F_MANDATORY,
+				  &pfext, compsc_pf_vf_xlen(&pfext));
 	if (mask & 16)
 		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, "driver-replay", 13);
 	return compsc_stream_end(&w);
@@ -77,6 +85,49 @@ static void stream_seeds(void)
 	put(t, "unknown_mandatory", b, (size_t)n);
 	n = stream(b, 0x08, -1);
 	put(t, "pf_vf_only", b, (size_t)n);
+	n = stream(b, 0x48, -1);
+	put(t, "pf_vf_ext", b, (size_t)n);
+}
+
+/* PF_VF_EXT payloads: accepted ones and each kind the parser refuses. */
+static void pf_ext_seeds(void)
+{
+	static struct compsc_pf_vf_xstate x;
+	const char *t = "fuzz_pf_ext";
+	u32 i;
+
+	put(t, "two_macs", &pfext, compsc_pf_vf_xlen(&pfext));
+	x = pfext;
+	x.ext.lost = cpu_to_le32(COMPSC_PFVF_LOST_IPSEC);
+	put(t, "lost_ipsec", &x, compsc_pf_vf_xlen(&x));
+	x.macs[1].mac[0] |= 1;	/* a multicast filter */
+	put(t, "multicast_mac", &x, compsc_pf_vf_xlen(&x));
+	put(t, "short", &pfext, 12);
+	memset(&x, 0, sizeof(x));
+	x.ext.nr_macs = cpu_to_le16(COMPSC_PF_EXT_MAX_MACS);
+	for (i = 0; i < COMPSC_PF_EXT_MAX_MACS; i++) {
+		x.macs[i].mac[0] = 0x02;
+		x.macs[i].mac[5] = (u8)(i + 1);
+	}
+	put(t, "max_macs", &x, sizeof(x));
+}
+
+/* A recipe with PF_VF then PF_VF_EXT, for the writer-driven targets. */
+static void recipe_pf_ext_seed(const char *t)
+{
+	uint8_t r[8 + 2 + sizeof(pfvf) + 2 + 32];
+	size_t n = 8;
+
+	memcpy(r, &id, 8);
+	r[n++] = 3 | 8;	/* PF_VF, mandatory */
+	r[n++] = sizeof(pfvf);
+	memcpy(r + n, &pfvf, sizeof(pfvf));
+	n += sizeof(pfvf);
+	r[n++] = 6 | 8;	/* PF_VF_EXT, mandatory */
+	r[n++] = (uint8_t)compsc_pf_vf_xlen(&pfext);
+	memcpy(r + n, &pfext, compsc_pf_vf_xlen(&pfext));
+	n += compsc_pf_vf_xlen(&pfext);
+	put(t, "pf_ext", r, n);
 }
 
 /* Recipes for the writer-driven targets (format: see fuzz_common.h). */
@@ -202,6 +253,9 @@ int main(int argc, char **argv)
 	stream_seeds();
 	recipe_seeds("fuzz_stream_truncate");
 	recipe_seeds("fuzz_stream_bitflip");
+	recipe_pf_ext_seed("fuzz_stream_truncate");
+	recipe_pf_ext_seed("fuzz_stream_bitflip");
+	pf_ext_seeds();
 	area_seeds();
 	host_area_seeds();
 	replay_seeds();

@@ -7,6 +7,10 @@
  *                   packed) and one unknown optional record
  *   opaque.stream   PF_VF only, DRIVER data that is not a replay log
  *   truncated.stream, corrupt.stream   good.stream cut short / one bit flipped
+ *   ixgbe.stream    an 82599 VF's PF sections: PF_VF and PF_VF_EXT (MAC
+ *                   filters, mailbox API, RSS query, IPsec SAs left behind)
+ *   ixgbe-bad-mac.stream  ixgbe.stream with a multicast MAC filter (checksum
+ *                   made right again: the parser must judge the record)
  *   good.area       an area mid-migration (writer held, one reader inside)
  *   bad-layout.area, bad-reg.area, truncated.area   hostile areas
  *   denied.area     well formed, but lists CTRL, which the 82576 VF policy
@@ -72,6 +76,25 @@ static const struct compsc_pf_vf_state pfvf = {
 	.mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
 	.link_state = 0, .max_frame = 1522,
 	.nr_vlans = 2, .vlans = { 10, 4094 }, .nr_mc = 1, .mc_hashes = { 0x1f3 },
+};
+
+static const struct compsc_ident id_82599vf = {
+	.vendor = 0x8086, .device = 0x10ed,
+	.subsys_vendor = 0x8086, .subsys_device = 0x7a11,
+};
+
+static const struct compsc_pf_vf_state pfvf_82599 = {
+	.vf_index = 3, .flags = COMPSC_PFVF_F_SPOOFCHK | COMPSC_PFVF_F_TRUST |
+				COMPSC_PFVF_F_PROMISC_MC,
+	.mac = { 0x52, 0x54, 0x00, 0x65, 0x43, 0x21 },
+	.max_frame = 9018, .nr_vlans = 1, .vlans = { 100 },
+};
+
+static const struct compsc_pf_vf_xstate pfext_82599 = {
+	.ext = { .flags = COMPSC_PFVF_X_RSS_QUERY, .nr_macs = 2,
+		 .mbx_api = 5, .lost = COMPSC_PFVF_LOST_IPSEC },
+	.macs = { { .mac = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 } },
+		  { .mac = { 0x52, 0x54, 0x00, 0xaa, 0xbb, 0xcc } } },
 };
 
 static unsigned char area[8192] __attribute__((aligned(64)));
@@ -211,6 +234,35 @@ static void write_streams(const char *dir)
 	put(dir, "truncated.stream", buf, (size_t)n - 16);
 	buf[32 + 8 + 16 + 8] ^= 0x01;	/* a bit of register 1's value */
 	put(dir, "corrupt.stream", buf, (size_t)n);
+}
+
+/*
+ * The PF sections an ixgbe PF exports, and the same with one MAC filter
+ * made multicast and the END checksum (the stream's last 8 bytes minus
+ * its reserved word) made right again.
+ */
+static void write_ixgbe(const char *dir)
+{
+	static u8 buf[CAP];
+	struct compsc_stream_writer w;
+	u32 mac1, crc;
+	int n;
+
+	compsc_stream_begin(&w, buf, CAP, &id_82599vf);
+	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY,
+			  &pfvf_82599, sizeof(pfvf_82599));
+	compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT, COMPSC_REC_F_MANDATORY,
+			  &pfext_82599, compsc_pf_vf_xlen(&pfext_82599));
+	n = compsc_stream_end(&w);
+	if (n < 0)
+		die("ixgbe stream", n);
+	put(dir, "ixgbe.stream", buf, (size_t)n);
+	/* header, PF_VF, PF_VF_EXT's header and its own 16, filter 1 */
+	mac1 = 32 + 8 + sizeof(pfvf_82599) + 8 + 16 + 8;
+	buf[mac1] |= 0x01;
+	crc = cpu_to_le32(compsc_crc32c(0, buf, (u32)n - 8));
+	memcpy(buf + n - 8, &crc, sizeof(crc));
+	put(dir, "ixgbe-bad-mac.stream", buf, (size_t)n);
 }
 
 /* good.area, its replay log's header or record 1 made hostile. */
@@ -354,6 +406,7 @@ int main(int argc, char **argv)
 	}
 	build_area();
 	write_streams(argv[1]);
+	write_ixgbe(argv[1]);
 	write_areas(argv[1]);
 	write_junk(argv[1]);
 	return 0;

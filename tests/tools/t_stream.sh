@@ -70,6 +70,33 @@ PY
 then ok "$v/decode --json opaque: replay null, replay_error says why"
 else bad "$v/decode --json opaque" "exit $rc or JSON check failed"; fi
 
+# An ixgbe PF's sections: PF_VF_EXT named field by field, in both forms.
+run "$cli" stream decode "$S/ixgbe.stream"
+expect_ok "$v/decode PF_VF_EXT: MAC filters, API, RSS query, what was lost" \
+	'^device +8086:10ed ' '^PF_VF_EXT at offset 192: 32 bytes, mandatory, 2 entries$' \
+	'^ +flags +0x0001 rss_query$' '^ +mbx_api +5$' \
+	'^ +lost +0x00000001 \(the destination leaves the guest to reset\): ipsec$' \
+	'^ +macs +2: 02:00:00:00:00:01 52:54:00:aa:bb:cc$'
+run "$cli" stream decode "$S/ixgbe.stream" --json
+if [ "$rc" -eq 0 ] && python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [x["type"] for x in d["records"]] == ["PF_VF", "PF_VF_EXT"]
+x = d["records"][1]
+assert x["type_id"] == 6 and x["len"] == 32 and x["mandatory"]
+assert x["pf_vf_ext"] == {"flags": 1, "flag_names": ["rss_query"], "mbx_api": 5,
+    "lost": 1, "lost_names": ["ipsec"], "macs": ["02:00:00:00:00:01", "52:54:00:aa:bb:cc"]}
+PY
+then ok "$v/decode --json PF_VF_EXT: values right"
+else bad "$v/decode --json PF_VF_EXT" "exit $rc or JSON check failed"; fi
+run "$cli" stream validate "$S/ixgbe.stream" --expect 8086:10ed
+expect_ok "$v/validate PF_VF_EXT" '^ok: 248 bytes, 3 records$'
+for cmd in validate decode; do
+	run "$cli" stream $cmd "$S/ixgbe-bad-mac.stream"
+	expect_err "$v/$cmd PF_VF_EXT with a multicast filter" 1 \
+		'ixgbe-bad-mac.stream: stream: malformed record at offset 224$'
+done
+
 for cmd in validate decode; do
 	run "$cli" stream $cmd "$S/truncated.stream"
 	expect_err "$v/$cmd truncated" 1 'truncated.stream: stream: truncated at offset 448$'

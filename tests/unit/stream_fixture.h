@@ -64,6 +64,35 @@ static inline int fx_build(void *buf, unsigned cap)
 	return compsc_stream_end(&w);
 }
 
+/* PF_VF_EXT: what an ixgbe-like PF holds beyond PF_VF (3 MAC filters). */
+static const struct compsc_pf_vf_xstate fx_pfext = {
+	.ext = { .flags = COMPSC_PFVF_X_RSS_QUERY, .nr_macs = 3, .mbx_api = 5 },
+	.macs = { { .mac = { 0x02, 0, 0, 0, 0, 1 } },
+		  { .mac = { 0x02, 0, 0, 0, 0, 2 } },
+		  { .mac = { 0x52, 0x54, 0, 0xaa, 0xbb, 0xcc } } },
+};
+
+/* Positions of the records fx_build_pf() writes. */
+#define FX_OFF_PF_ONLY	32u
+#define FX_OFF_PF_EXT	(FX_OFF_PF_ONLY + 8 + sizeof(fx_pfvf))
+#define FX_PF_EXT_LEN	(16u + 3 * 8u)
+
+/* The PF sections alone, PF_VF_EXT (@x, NULL: none) after PF_VF. */
+static inline int fx_build_pf(void *buf, unsigned cap,
+			      const struct compsc_pf_vf_xstate *x)
+{
+	struct compsc_stream_writer w;
+
+	compsc_stream_begin(&w, buf, cap, &fx_id);
+	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY,
+			  &fx_pfvf, sizeof(fx_pfvf));
+	if (x)
+		compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT,
+				  COMPSC_REC_F_MANDATORY, x,
+				  compsc_pf_vf_xlen(x));
+	return compsc_stream_end(&w);
+}
+
 /* Hostile-bytes helper: recompute the END checksum after editing @len bytes. */
 static inline void fx_reseal(unsigned char *buf, unsigned len)
 {

@@ -14,6 +14,25 @@ static const char *const pfvf_flag_names[] = {
 };
 #define NR_PFVF_FLAGS	(sizeof(pfvf_flag_names) / sizeof(pfvf_flag_names[0]))
 
+static const char *const pfext_flag_names[] = { "rss_query", "mc_none" };
+static const char *const pfext_lost_names[] = { "ipsec", "macs" };
+#define NR_PFEXT_FLAGS	2
+#define NR_PFEXT_LOST	2
+
+/* A PF_VF_EXT record the parser accepted, copied out aligned. */
+static void pf_ext_get(const struct compsc_stream_rec *r,
+		       struct compsc_pf_vf_xstate *x)
+{
+	memset(x, 0, sizeof(*x));
+	memcpy(x, r->data, r->len);
+}
+
+static void mac_str(char *out, const u8 *m)
+{
+	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+		 m[3], m[4], m[5]);
+}
+
 /* Register and replay key names only for the device they belong to. */
 static int is_82576vf(const struct compsc_stream_view *v)
 {
@@ -41,7 +60,7 @@ static u32 stream_order(const struct compsc_stream_view *v, u16 *types)
 	for (t = COMPSC_REC_END + 1; t < COMPSC_REC_NR_KNOWN; t++)
 		if (v->rec[t].data)
 			types[n++] = t;
-	for (i = 1; i < n; i++)	/* insertion sort by position, n <= 4 */
+	for (i = 1; i < n; i++)	/* insertion sort by position, n <= 6 */
 		for (t = (u16)i; t && v->rec[types[t]].data <
 				      v->rec[types[t - 1]].data; t--) {
 			tmp = types[t];
@@ -140,6 +159,46 @@ static void text_pf_vf(const struct compsc_stream_rec *r)
 	text_u16_list("mc_hashes", s.mc_hashes, le16_to_cpu(s.nr_mc), 1);
 }
 
+/* @bits named by @names (@n of them); bits past them as "bitN". */
+static void text_bits(u32 bits, const char *const *names, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < 32; i++)
+		if (bits & (1u << i)) {
+			if (i < n)
+				printf(" %s", names[i]);
+			else
+				printf(" bit%u", i);
+		}
+	putchar('\n');
+}
+
+static void text_pf_ext(const struct compsc_stream_rec *r)
+{
+	static struct compsc_pf_vf_xstate x;
+	char mac[18];
+	u32 i, n;
+
+	pf_ext_get(r, &x);
+	n = le16_to_cpu(x.ext.nr_macs);
+	printf("  %-12s 0x%04x", "flags", le16_to_cpu(x.ext.flags));
+	text_bits(le16_to_cpu(x.ext.flags), pfext_flag_names, NR_PFEXT_FLAGS);
+	printf("  %-12s %u\n", "mbx_api", le32_to_cpu(x.ext.mbx_api));
+	printf("  %-12s 0x%08x%s", "lost", le32_to_cpu(x.ext.lost),
+	       x.ext.lost ? " (the destination leaves the guest to reset):" :
+			    " (nothing)\n");
+	if (x.ext.lost)
+		text_bits(le32_to_cpu(x.ext.lost), pfext_lost_names,
+			  NR_PFEXT_LOST);
+	printf("  %-12s %u:", "macs", n);
+	for (i = 0; i < n; i++) {
+		mac_str(mac, x.macs[i].mac);
+		printf(" %s", mac);
+	}
+	putchar('\n');
+}
+
 static void text_driver(const struct compsc_stream_view *v,
 			const struct compsc_stream_rec *r)
 {
@@ -168,6 +227,9 @@ static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
 	       r->flags & COMPSC_REC_F_MANDATORY ? ", mandatory" : "");
 	if (entry[t])
 		printf(", %u entries", r->len / entry[t]);
+	if (t == COMPSC_REC_PF_VF_EXT)
+		printf(", %u entries", (r->len - (u32)sizeof(struct compsc_pf_vf_ext)) /
+		       (u32)sizeof(struct compsc_pf_vf_mac));
 	putchar('\n');
 	if (t == COMPSC_REC_REGS)
 		text_regs(v, r);
@@ -175,6 +237,8 @@ static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
 		text_counters(v, r);
 	else if (t == COMPSC_REC_PF_VF)
 		text_pf_vf(r);
+	else if (t == COMPSC_REC_PF_VF_EXT)
+		text_pf_ext(r);
 	else
 		text_driver(v, r);
 }
@@ -297,6 +361,45 @@ static void json_pf_vf(struct jw *j, const struct compsc_stream_rec *r)
 	jw_end_obj(j);
 }
 
+static void json_bits(struct jw *j, const char *key, u32 bits,
+		      const char *const *names, u32 n)
+{
+	char other[8];
+	u32 i;
+
+	jw_arr(j, key);
+	for (i = 0; i < 32; i++)
+		if (bits & (1u << i)) {
+			snprintf(other, sizeof(other), "bit%u", i);
+			jw_str(j, NULL, i < n ? names[i] : other);
+		}
+	jw_end_arr(j);
+}
+
+static void json_pf_ext(struct jw *j, const struct compsc_stream_rec *r)
+{
+	static struct compsc_pf_vf_xstate x;
+	char mac[18];
+	u32 i;
+
+	pf_ext_get(r, &x);
+	jw_obj(j, "pf_vf_ext");
+	jw_u64(j, "flags", le16_to_cpu(x.ext.flags));
+	json_bits(j, "flag_names", le16_to_cpu(x.ext.flags), pfext_flag_names,
+		  NR_PFEXT_FLAGS);
+	jw_u64(j, "mbx_api", le32_to_cpu(x.ext.mbx_api));
+	jw_u64(j, "lost", le32_to_cpu(x.ext.lost));
+	json_bits(j, "lost_names", le32_to_cpu(x.ext.lost), pfext_lost_names,
+		  NR_PFEXT_LOST);
+	jw_arr(j, "macs");
+	for (i = 0; i < le16_to_cpu(x.ext.nr_macs); i++) {
+		mac_str(mac, x.macs[i].mac);
+		jw_str(j, NULL, mac);
+	}
+	jw_end_arr(j);
+	jw_end_obj(j);
+}
+
 static void json_rec(struct jw *j, const struct compsc_stream_view *v, u16 t,
 		     const u8 *buf)
 {
@@ -314,6 +417,8 @@ static void json_rec(struct jw *j, const struct compsc_stream_view *v, u16 t,
 		json_counters(j, v, r);
 	else if (t == COMPSC_REC_PF_VF)
 		json_pf_vf(j, r);
+	else if (t == COMPSC_REC_PF_VF_EXT)
+		json_pf_ext(j, r);
 	else {
 		cli_replay_json(j, "replay", r->data, r->len, 1, key_namer(v));
 		jw_hex(j, "data_hex", r->data, r->len);

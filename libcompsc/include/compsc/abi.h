@@ -200,7 +200,13 @@ compsc_static_assert(sizeof(struct compsc_stream_hdr) == 32, "stream hdr");
  * the guest would have read last; total is unused (0).
  */
 #define COMPSC_REC_HOST_COUNTERS 5
-#define COMPSC_REC_NR_KNOWN	6
+/*
+ * struct compsc_pf_vf_ext + struct compsc_pf_vf_mac[nr_macs]: what a PF
+ * holds for the VF beyond COMPSC_REC_PF_VF (which it accompanies), for
+ * PFs that hold more (ixgbe). Optional: a stream without it still loads.
+ */
+#define COMPSC_REC_PF_VF_EXT	6
+#define COMPSC_REC_NR_KNOWN	7
 
 #define COMPSC_REC_F_MANDATORY	(1u << 0) /* refuse the stream if unknown */
 
@@ -267,5 +273,51 @@ struct compsc_pf_vf_state {
 	__le32 rsvd1;
 };
 compsc_static_assert(sizeof(struct compsc_pf_vf_state) == 152, "pf vf");
+
+/*
+ * VF-in-PF state beyond struct compsc_pf_vf_state. The record is this
+ * header followed by exactly nr_macs struct compsc_pf_vf_mac, so its size
+ * is 16 + 8 * nr_macs and at most COMPSC_PF_EXT_MAX_BYTES.
+ *
+ * @lost is how a PF says it holds state for the VF that no record can
+ * carry (IPsec SAs, keys that never leave the PF): any bit set, known or
+ * not, forbids the destination to configure the VF on the guest's behalf,
+ * so the guest resets the VF and replays its log instead of silently
+ * running without that state.
+ */
+#define COMPSC_PF_EXT_MAX_MACS	128	/* an 82599's whole RAR table */
+
+#define COMPSC_PFVF_X_RSS_QUERY	(1u << 0) /* VF may read the RSS key/table */
+/* VF asked for no multicast at all; PF_VF's promiscuous flags win over it */
+#define COMPSC_PFVF_X_MC_NONE	(1u << 1)
+#define COMPSC_PFVF_X_KNOWN	0x3u
+
+#define COMPSC_PFVF_LOST_IPSEC	(1u << 0) /* IPsec SAs offloaded for the VF */
+#define COMPSC_PFVF_LOST_MACS	(1u << 1) /* more MAC filters than fit */
+
+struct compsc_pf_vf_ext {
+	__le16 flags;		/* COMPSC_PFVF_X_* */
+	__le16 nr_macs;		/* struct compsc_pf_vf_mac entries that follow */
+	/*
+	 * Mailbox API revision the VF negotiated, in the PF driver's own
+	 * numbering (ixgbe: enum ixgbe_pfvf_api_rev): only PFs of the device
+	 * the stream names read it.
+	 */
+	__le32 mbx_api;
+	__le32 lost;		/* COMPSC_PFVF_LOST_*: state not carried */
+	__le32 rsvd;
+};
+compsc_static_assert(sizeof(struct compsc_pf_vf_ext) == 16, "pf vf ext");
+
+/* A unicast MAC filter the VF asked for besides its own address. */
+struct compsc_pf_vf_mac {
+	__u8   mac[6];
+	__le16 rsvd;
+};
+compsc_static_assert(sizeof(struct compsc_pf_vf_mac) == 8, "pf vf mac");
+
+#define COMPSC_PF_EXT_MAX_BYTES	(sizeof(struct compsc_pf_vf_ext) + \
+				 COMPSC_PF_EXT_MAX_MACS * \
+				 sizeof(struct compsc_pf_vf_mac))
 
 #endif /* COMPSC_ABI_H */

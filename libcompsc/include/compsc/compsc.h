@@ -527,6 +527,30 @@ int compsc_stream_parse(const void *buf, u32 len,
  * glue: 0 or -COMPSC_EMALFORMED.
  */
 int compsc_pf_vf_check(const struct compsc_pf_vf_state *s);
+
+/*
+ * A PF_VF_EXT record at its largest, aligned: what a PF driver fills on
+ * export and reads on import (the record's bytes, zero beyond them).
+ */
+struct compsc_pf_vf_xstate {
+	struct compsc_pf_vf_ext ext;
+	struct compsc_pf_vf_mac macs[COMPSC_PF_EXT_MAX_MACS];
+};
+
+/** compsc_pf_vf_xlen() - the bytes of @x's record (its header and nr_macs entries). */
+static inline u32 compsc_pf_vf_xlen(const struct compsc_pf_vf_xstate *x)
+{
+	return (u32)sizeof(x->ext) +
+	       le16_to_cpu(x->ext.nr_macs) * (u32)sizeof(x->macs[0]);
+}
+
+/*
+ * compsc_pf_vf_ext_check() - the parser's rules for one PF_VF_EXT record
+ * of @len bytes: 0, -COMPSC_EOVERSIZE (more than COMPSC_PF_EXT_MAX_BYTES)
+ * or -COMPSC_EMALFORMED (a size that is not 16 + 8 * nr_macs, unknown
+ * flags, reserved bytes, a MAC filter that is not a unicast address).
+ */
+int compsc_pf_vf_ext_check(const void *rec, u32 len);
 /** compsc_crc32c() - CRC32C (Castagnoli) of @len bytes, chained via @crc (start with 0). */
 u32 compsc_crc32c(u32 crc, const void *buf, u32 len);
 

@@ -132,6 +132,8 @@ struct compsc_host_dev {
  * @regs: the listed registers, as records
  * @ctrs: the listed counters, as records
  * @pf: the VF-in-PF state the source PF exported (NULL: no PF section)
+ * @pf_ext: what that PF holds beyond @pf, for a PF that holds more
+ *	(NULL: no PF_VF_EXT section; ignored without @pf)
  * @stats: host-emulated statistics (NULL: none), @nr_stats records
  * @nr_stats: records in @stats
  * @replay: compsc_host_replay_bytes() bytes, 8-byte aligned: the packed
@@ -142,6 +144,7 @@ struct compsc_host_save {
 	struct compsc_rec_reg regs[COMPSC_MAX_REGS];
 	struct compsc_rec_counter ctrs[COMPSC_MAX_COUNTERS];
 	const struct compsc_pf_vf_state *pf;
+	const struct compsc_pf_vf_xstate *pf_ext;
 	const struct compsc_rec_counter *stats;
 	u32 nr_stats;
 	u8 *replay;
@@ -150,11 +153,12 @@ struct compsc_host_save {
 
 /* The longest stream compsc_host_save() can build. */
 #define COMPSC_HOST_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
-				 6 * sizeof(struct compsc_rec_hdr) + \
+				 7 * sizeof(struct compsc_rec_hdr) + \
 				 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
 				 COMPSC_MAX_COUNTERS * sizeof(struct compsc_rec_counter) + \
 				 COMPSC_HOST_MAX_STATS * sizeof(struct compsc_rec_counter) + \
 				 sizeof(struct compsc_pf_vf_state) + \
+				 COMPSC_PF_EXT_MAX_BYTES + \
 				 COMPSC_AREA_MAX_SIZE + sizeof(struct compsc_rec_end) + 64)
 
 /* Section @off of the area mapped at @va. */
@@ -197,6 +201,25 @@ void compsc_host_give(struct compsc_host_area *a,
 		      const struct compsc_stream_view *v, bool logging);
 void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on);
 
+/**
+ * struct compsc_host_pf - a loaded stream's PF sections, copied out aligned
+ * @st: the PF_VF record
+ * @x: the PF_VF_EXT record, zero beyond its bytes
+ * @has_st: the stream carries PF_VF
+ * @has_x: the stream carries PF_VF_EXT
+ */
+struct compsc_host_pf {
+	struct compsc_pf_vf_state st;
+	struct compsc_pf_vf_xstate x;
+	bool has_st;
+	bool has_x;
+};
+
+int compsc_host_pf_sections(const struct compsc_stream_view *v,
+			    struct compsc_host_pf *pf);
+bool compsc_host_pf_whole(const struct compsc_host_pf *pf, bool ext_pf,
+			  u32 *lost);
+
 int compsc_host_stat_index(const struct compsc_devmodel *dm, u32 off);
 u32 compsc_host_guest_rd(const struct compsc_host_dev *d, u32 off);
 void compsc_host_read_stats(const struct compsc_host_dev *d,
@@ -229,9 +252,10 @@ void compsc_host_ident(struct pci_dev *pdev, struct compsc_ident *id);
 void __iomem *compsc_host_bar_map(struct pci_dev *pdev,
 				  const struct compsc_devmodel *dm);
 int compsc_host_pf_export(struct pci_dev *vfdev,
-			  struct compsc_pf_vf_state *st);
+			  struct compsc_pf_vf_state *st,
+			  struct compsc_pf_vf_xstate *x);
 int compsc_host_pf_apply(struct pci_dev *vfdev,
-			 const struct compsc_stream_rec *rec, bool apply);
+			 const struct compsc_stream_view *v, bool apply);
 int compsc_host_pf_forget(struct pci_dev *vfdev, bool probe);
 bool compsc_host_vf_handover(struct pci_dev *vfdev, bool imported, u64 gpa,
 			     u32 size, struct compsc_area_ctl *ctl);

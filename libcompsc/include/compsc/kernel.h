@@ -12,7 +12,7 @@
 #define COMPSC_KERNEL_H
 
 #include <linux/types.h>
-#include <compsc/abi.h>
+#include <compsc/compsc.h>
 
 struct pci_dev;
 struct module;
@@ -44,6 +44,26 @@ struct compsc_pf_ops {
 	 * guest resets the VF itself after a migration.
 	 */
 	int (*vf_enable)(struct pci_dev *pf, int vf);
+	/*
+	 * Optional, for a PF that holds more for a VF than the PF_VF record
+	 * does (ixgbe: MAC filters, the mailbox API version, RSS query
+	 * permission): vf_export, vf_check and vf_import with the PF_VF_EXT
+	 * record @x beside @st, used in their place when set. On export the
+	 * PF fills @x (zeroed; nr_macs says how much of it travels) and sets
+	 * @x->ext.lost for anything it holds that cannot travel. On check and
+	 * import @x is NULL when the stream has no PF_VF_EXT (an older
+	 * source): the PF takes @st, and the host leaves the guest to reset
+	 * and replay. A PF_VF_EXT record is refused by a PF without them.
+	 */
+	int (*vf_export_ext)(struct pci_dev *pf, int vf,
+			     struct compsc_pf_vf_state *st,
+			     struct compsc_pf_vf_xstate *x);
+	int (*vf_check_ext)(struct pci_dev *pf, int vf,
+			    const struct compsc_pf_vf_state *st,
+			    const struct compsc_pf_vf_xstate *x);
+	int (*vf_import_ext)(struct pci_dev *pf, int vf,
+			     const struct compsc_pf_vf_state *st,
+			     const struct compsc_pf_vf_xstate *x);
 };
 
 /** compsc_pf_register() - a PF driver announces itself (@ops may be NULL). */
