@@ -25,6 +25,10 @@
 #   COMPSC_INC, COMPSC_SYMVERS  for a driver that calls compsc.ko instead
 #           (the PF): libcompsc's include dir and compsc.ko's Module.symvers
 #   The module ends up as DIR/DRIVER.ko.
+#
+# usage: driver-tree.sh vf-objs COMPSC_LIB
+#   the Kbuild object list of the VF helper, relative to the driver
+#   directory (compsc/<src>.o), for a build of one's own (tests/vendor)
 set -euo pipefail
 
 usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
@@ -94,5 +98,6 @@ cmd=${1:-}
 case $cmd in
 prepare) [ $# -ge 4 ] || usage; prepare "$@" ;;
 build) [ $# -ge 3 ] || usage; build "$@" ;;
+vf-objs) [ $# -eq 1 ] || usage; vf_objs "$1" ;;
 *) usage ;;
 esac
