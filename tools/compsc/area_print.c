@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char *const ctl_flag_names[] = { "dirty_log", "host_counters",
-						"host_configured" };
+						"host_configured", "mem_copied" };
 #define NR_CTL_FLAGS	(sizeof(ctl_flag_names) / sizeof(ctl_flag_names[0]))
 
 const char *cli_status_text(__s32 st)

@@ -80,6 +80,7 @@ const char *cli_link_state_name(u8 s);
 int cmd_stream(int argc, char **argv);
 int cmd_area(int argc, char **argv);
 int cmd_devices(int argc, char **argv);	/* devices_cmd.c */
+int cmd_integrity(int argc, char **argv);	/* integrity_cmd.c */
 /* Room for a refusal's text: the library's message and its details. */
 #define CLI_WHY_MAX	192
 /*

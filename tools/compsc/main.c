@@ -17,12 +17,14 @@ static const char main_usage[] =
 "       compsc area show FILE [--json]\n"
 "       compsc area validate FILE\n"
 "       compsc devices [--json]\n"
+"       compsc integrity send|recv ... (see compsc integrity --help)\n"
 "       compsc --version | --help | <command> --help\n"
 "\n"
 "Inspect CompSC migration streams (what travels between hosts) and dumps of\n"
 "the guest/hypervisor shared area. The bench stand-in exposes both under\n"
 "/sys/kernel/debug/compsc_bench/<BDF>/ (last_stream, area). `devices` lists\n"
 "the SR-IOV PFs and VFs here with their CompSC state (run as root).\n"
+"`integrity` checks every byte of a patterned UDP stream across migrations.\n"
 "\n"
 "Exit: 0 ok, 1 invalid input (one line on stderr says why and where),\n"
 "2 usage error or unreadable file. JSON keys: tools/README.md.\n";
@@ -54,5 +56,7 @@ int main(int argc, char **argv)
 		return cmd_area(argc - 2, argv + 2);
 	if (!strcmp(cmd, "devices"))
 		return cmd_devices(argc - 2, argv + 2);
+	if (!strcmp(cmd, "integrity"))
+		return cmd_integrity(argc - 2, argv + 2);
 	return cli_err(EXIT_USAGE, "unknown command '%s' (see compsc --help)", cmd);
 }

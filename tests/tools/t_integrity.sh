@@ -1,0 +1,42 @@
+# integrity: the patterned UDP stream on loopback, clean and spoiled on
+# purpose; the receiver must count exactly what the sender spoiled.
+# Sourced by run.sh with $cli and $v set.
+
+run "$cli" integrity --help
+expect_ok "$v/integrity help" 'compsc integrity send ADDR PORT' \
+	'integrity: blocks=B corrupt=C stale=S dup=D missing=M'
+
+run "$cli" integrity send 127.0.0.1 9 --size 20
+expect_err "$v/integrity bad size" 2 "integrity: bad --size '20'"
+run "$cli" integrity send 127.0.0.1 9 --inject twice:5
+expect_err "$v/integrity bad inject" 2 "integrity: bad --inject 'twice:5'"
+run "$cli" integrity recv 0
+expect_err "$v/integrity bad port" 2 "integrity recv: PORT"
+
+# integ_case NAME INJECT PATTERN RC: 1000 datagrams at 2000/s over loopback
+integ_case() {
+	local name=$1 inject=$2 re=$3 want=$4 port=$((20000 + RANDOM % 20000))
+	timeout 30 "$cli" integrity recv "$port" --idle 1 --seconds 20 \
+		>"$tmp/recv" 2>"$tmp/recv.err" &
+	local pid=$!
+	sleep 0.5
+	timeout 30 "$cli" integrity send 127.0.0.1 "$port" --rate 2000 \
+		--seconds 0.5 $inject >"$tmp/send" 2>&1
+	wait "$pid"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		bad "$name" "receiver exit $rc, want $want: $(cat "$tmp/recv" "$tmp/recv.err")"
+	elif ! grep -qE -- "$re" "$tmp/recv"; then
+		bad "$name" "'$(cat "$tmp/recv")' does not match '$re'"
+	else
+		ok "$name"
+	fi
+}
+integ_case "$v/integrity clean" "" \
+	'^integrity: blocks=1000 corrupt=0 stale=0 dup=0 missing=0 last_seq=1000$' 0
+integ_case "$v/integrity duplicates seen" "--inject dup:50" \
+	'^integrity: blocks=1000 corrupt=0 stale=0 dup=20 missing=0 ' 1
+integ_case "$v/integrity stale words seen" "--inject stale:50" \
+	'^integrity: blocks=980 corrupt=0 stale=20 dup=0 ' 1
+integ_case "$v/integrity corruption seen" "--inject corrupt:50" \
+	'^integrity: blocks=980 corrupt=20 stale=0 dup=0 ' 1
