@@ -44,6 +44,7 @@ struct bench_req {
 	enum bench_reset reset;
 	enum bench_pf_import pf_import;
 	bool abort;		/* take and save, then give the device back */
+	bool copied;		/* hand over as if guest memory had moved */
 };
 
 /* What the last migration did; shown by <bdf>/result. */
@@ -65,6 +66,7 @@ struct bench_result {
 	u32 pf_bytes;		/* PF section in the stream, header included */
 	const char *pf_import;	/* "no", "checked", "done", "skipped", "refused" */
 	bool host_config;	/* the guest was told: no reset, no replay */
+	bool mem_copied;	/* ... and that its memory moved (copied=1) */
 };
 
 /* One VF the stand-in can migrate. */

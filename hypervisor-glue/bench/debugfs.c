@@ -2,8 +2,9 @@
 /*
  * debugfs control of the stand-in: /sys/kernel/debug/compsc_bench/<VF BDF>/
  *   migrate      (write) "blackout_ms=N reset=flr|pf|both|none abort=0|1
- *                timeout_ms=N pf_import=normal|skip|unfit", any subset, any
- *                order; runs one migration
+ *                timeout_ms=N pf_import=normal|skip|unfit copied=0|1", any
+ *                subset, any order; runs one migration (copied=1: tell the
+ *                guest its memory moved, as a destination host does)
  *   result       (read) the last migration, one key=value per line
  *   last_stream  (read) the binary migration stream of the last migration
  *   area         (read) the raw bytes of the area the VF's driver registered
@@ -62,6 +63,8 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
 		return bench_parse_ms(val, 1, &req->timeout_ms);
 	if (!strcmp(tok, "abort"))
 		return kstrtobool(val, &req->abort);
+	if (!strcmp(tok, "copied"))
+		return kstrtobool(val, &req->copied);
 	if (!strcmp(tok, "pf_import")) {
 		i = match_string(bench_pf_import_names,
 				 ARRAY_SIZE(bench_pf_import_names), val);
@@ -79,7 +82,10 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
 	return 0;
 }
 
-/* Defaults: blackout_ms=0 reset=both abort=0 timeout_ms=1000 pf_import=normal. */
+/*
+ * Defaults: blackout_ms=0 reset=both abort=0 timeout_ms=1000 pf_import=normal
+ * copied=0.
+ */
 static int bench_parse_req(char *cmd, struct bench_req *req)
 {
 	char *tok;
@@ -158,7 +164,8 @@ static int bench_result_show(struct seq_file *s, void *unused)
 		   r->pf_vflr ?: "no");
 	seq_printf(s, "pf_bytes=%u\npf_import=%s\nhost_config=%s\n", r->pf_bytes,
 		   r->pf_import ?: "no", r->host_config ? "yes" : "no");
-	seq_printf(s, "version=%llu\n", r->version);
+	seq_printf(s, "mem_copied=%s\nversion=%llu\n",
+		   r->mem_copied ? "yes" : "no", r->version);
 	mutex_unlock(&bv->lock);
 	return 0;
 }

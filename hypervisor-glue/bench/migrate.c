@@ -237,7 +237,8 @@ static void bench_give(struct bench_mig *m)
 
 	if (bench_load_pf(m, true))
 		return;
-	compsc_host_give(&m->area, &m->view, true);
+	compsc_host_give(&m->area, &m->view, true, m->req->copied);
+	m->res->mem_copied = m->req->copied;
 	m->res->host_config = compsc_host_vf_handover(m->bv->pdev,
 						      m->pf_whole,
 						      m->area.gpa,

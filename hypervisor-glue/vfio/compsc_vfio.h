@@ -89,6 +89,7 @@ struct cvf_dev {
 	u32 stat_base[COMPSC_82576VF_NR_STATS];
 	u32 log_reads;		/* log_read_and_clear calls since log_start */
 	u64 log_marked;		/* bytes reported dirty since log_start */
+	u32 log_late_areas;	/* areas first flagged by a read, not the start */
 	/* the VF's last migration on this host, for operators (debugfs) */
 	u32 mig_done;		/* device states saved + hand-overs done here */
 	int mig_err;		/* the last one: 0 or -errno */

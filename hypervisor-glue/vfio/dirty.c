@@ -90,6 +90,7 @@ void cvf_log_debugfs_add(struct cvf_dev *cvf)
 	dir = debugfs_create_dir(pci_name(cvf_pdev(cvf)), cvf_debugfs);
 	debugfs_create_u32("log_reads", 0444, dir, &cvf->log_reads);
 	debugfs_create_u64("log_marked_bytes", 0444, dir, &cvf->log_marked);
+	debugfs_create_u32("log_late_areas", 0444, dir, &cvf->log_late_areas);
 	debugfs_create_file("result", 0444, dir, cvf, &cvf_result_fops);
 }
 
@@ -113,8 +114,12 @@ static int cvf_area_hdr(struct cvf_dev *cvf, struct compsc_area_hdr *hdr,
 	return err;
 }
 
-/* Ask the guest driver to mark the pages the VF writes (or to stop). */
-static void cvf_area_dirty_flag(struct cvf_dev *cvf, bool on)
+/*
+ * Ask the guest driver to mark the pages the VF writes (or to stop).
+ * @only_new: only if the area does not say so yet (one registered, or
+ * registered again, after logging started). Returns whether it asked.
+ */
+static bool cvf_area_dirty_flag(struct cvf_dev *cvf, bool on, bool only_new)
 {
 	struct compsc_area_hdr hdr;
 	struct compsc_area_ctl ctl;
@@ -122,10 +127,12 @@ static void cvf_area_dirty_flag(struct cvf_dev *cvf, bool on)
 	u32 size;
 
 	if (cvf_area_hdr(cvf, &hdr, &gpa, &size))
-		return;
+		return false;
 	at = gpa + le32_to_cpu(hdr.ctl_off);
 	if (vfio_dma_rw(&cvf->core.vdev, at, &ctl, sizeof(ctl), false))
-		return;
+		return false;
+	if (only_new && (le32_to_cpu(ctl.flags) & COMPSC_F_DIRTY_LOG))
+		return false;
 	compsc_host_dirty_round(&ctl, on);
 	/* field by field, in the rule's order: dirty_gen before flags */
 	if (on)
@@ -134,6 +141,7 @@ static void cvf_area_dirty_flag(struct cvf_dev *cvf, bool on)
 			    &ctl.dirty_gen, sizeof(ctl.dirty_gen), true);
 	vfio_dma_rw(&cvf->core.vdev, at + offsetof(struct compsc_area_ctl, flags),
 		    &ctl.flags, sizeof(ctl.flags), true);
+	return true;
 }
 
 /*
@@ -152,7 +160,8 @@ static int cvf_log_start(struct vfio_device *vdev,
 	cvf->logging = true;
 	cvf->log_reads = 0;
 	cvf->log_marked = 0;
-	cvf_area_dirty_flag(cvf, true);
+	cvf->log_late_areas = 0;
+	cvf_area_dirty_flag(cvf, true, false);
 	cvf_state_mutex_unlock(cvf);
 	return 0;
 }
@@ -163,7 +172,7 @@ static int cvf_log_stop(struct vfio_device *vdev)
 
 	mutex_lock(&cvf->state_mutex);
 	if (cvf->logging) {
-		cvf_area_dirty_flag(cvf, false);
+		cvf_area_dirty_flag(cvf, false, false);
 		dev_info(&vdev->device,
 			 "DMA logging stopped: %u log reads, %llu bytes marked\n",
 			 cvf->log_reads, cvf->log_marked);
@@ -201,6 +210,16 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 		goto out;
 	}
 	cvf->log_reads++;
+	/*
+	 * An area that does not carry the flag yet was registered after the
+	 * log started (a driver loaded or reloaded meanwhile): what the VF
+	 * wrote before its driver heard of the round is unknown, so this
+	 * read reports the whole window, as QEMU would without a log.
+	 */
+	if (cvf_area_dirty_flag(cvf, true, true)) {
+		cvf_mark(cvf, dirty, iova, length, iova, length);
+		cvf->log_late_areas++;
+	}
 	if (!cvf_area_hdr(cvf, &hdr, &gpa, &size))
 		cvf_mark(cvf, dirty, iova, length, gpa, size);
 	n = cvf_bar_map(cvf) ?

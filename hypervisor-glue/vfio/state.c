@@ -334,7 +334,7 @@ int cvf_give(struct cvf_dev *cvf)
 	err = -ENOMEM;
 	if (!cvf_bar_map(cvf))
 		goto out;
-	compsc_host_give(&a->h, &cvf->view, cvf->logging);
+	compsc_host_give(&a->h, &cvf->view, cvf->logging, true);
 	cvf_stats_load(cvf, &cvf->view);
 	ctl = compsc_host_ctl(&a->h);
 	host_cfg = compsc_host_vf_handover(cvf_pdev(cvf), whole, a->h.gpa,

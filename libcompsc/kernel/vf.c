@@ -314,27 +314,65 @@ static void compsc_vf_rotate(struct compsc_vf_ring *r, u32 head)
 	*r->next_to_clean = compsc_vf_sub(*r->next_to_clean, head, r->count);
 }
 
+/* Guest memory came from another host (the host said so at hand-over) */
+static bool compsc_vf_mem_copied(struct compsc_vf *vf)
+{
+	return le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) &
+	       COMPSC_F_MEM_COPIED;
+}
+
+/* Receive descriptors from the driver's next_to_clean up to the old
+ * head were the old device's: it wrote their buffers after the driver
+ * last marked pages dirty, so a copied memory may hold stale data there
+ * while the descriptor says good. They become dropped frames; counted.
+ */
+static int compsc_vf_drop_stale(struct compsc_vf *vf,
+				struct compsc_vf_ring *r, u32 head)
+{
+	u32 ntc = *r->next_to_clean, i;
+
+	/* only posted descriptors: the device never passes the producer */
+	if (compsc_vf_sub(head, ntc, r->count) >
+	    compsc_vf_sub(*r->next_to_use, ntc, r->count))
+		return -EINVAL;
+	for (i = ntc; i != head; i = (i + 1) % r->count) {
+		vf->ops->rx_drop(vf, (u8 *)r->desc + i * r->desc_size);
+		vf->rx_dropped++;
+	}
+	return 0;
+}
+
 /* Shift every ring so its old head becomes index 0 of the fresh device;
  * returns the rings shifted. A hostile or confused host must not make us
  * index out of a ring: then nothing is rotated (-EINVAL). Each saved head
- * is read once, so the value checked is the value used.
+ * is read once, so the value checked is the value used. When memory moved
+ * and the driver cannot drop receive descriptors: -EOPNOTSUPP (it resets).
  */
 static int compsc_vf_shift_rings(struct compsc_vf *vf)
 {
 	struct compsc_vf_ring rings[COMPSC_VF_MAX_RINGS];
 	u32 head[COMPSC_VF_MAX_RINGS];
-	u32 i, n;
+	u32 i, n, rx;
+	bool copied;
 
 	n = vf->ops->get_rings(vf, rings);
 	if (n && !vf->desc->nr_regs)
 		return -ENOENT;		/* no head registers: nothing saved */
 	for (i = 0; i < n; i++) {
-		if (rings[i].head >= vf->desc->nr_regs)
+		if (rings[i].head >= vf->desc->nr_regs ||
+		    *rings[i].next_to_clean >= rings[i].count)
 			return -EINVAL;
 		head[i] = compsc_vf_saved(vf, rings[i].head);
 		if (head[i] >= rings[i].count)
 			return -EINVAL;
 	}
+	copied = compsc_vf_mem_copied(vf);
+	if (copied && n && !vf->ops->rx_drop)
+		return -EOPNOTSUPP;
+	rx = copied ? min(n, vf->desc->rx_rings) : 0;
+	for (i = 0; i < rx; i++)
+		if (compsc_vf_drop_stale(vf, &rings[i], head[i]))
+			return -EINVAL;
 	for (i = 0; i < n; i++)
 		compsc_vf_rotate(&rings[i], head[i]);
 	vf->rx_shifted += n > 0 ? head[0] : 0;
@@ -405,6 +443,9 @@ static int compsc_vf_restore(struct compsc_vf *vf)
 	n = compsc_vf_shift_rings(vf);
 	if (n == -ENOENT) {
 		dev_info(vf->dev, "CompSC: ring heads not saved, resetting\n");
+		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
+	} else if (n == -EOPNOTSUPP) {
+		dev_info(vf->dev, "CompSC: memory moved, receive ring not trusted, resetting\n");
 		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
 	} else if (n < 0) {
 		dev_err(vf->dev, "CompSC: bad saved ring state, resetting\n");
@@ -806,6 +847,7 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_restore_us",
 	"compsc_resume_us",
 	"compsc_first_xmit_us",
+	"compsc_rx_stale_dropped",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -832,4 +874,5 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[10] = vf->restore_us;
 	data[11] = vf->resume_us;
 	data[12] = vf->first_xmit_us;
+	data[13] = vf->rx_dropped;
 }

@@ -456,13 +456,16 @@ COMPSC_EXPORT(compsc_host_load);
  * @v: a stream compsc_host_load() accepted for @a
  * @logging: this host logs dirty pages now; if not, the source's request
  *	that came along in guest memory is withdrawn
+ * @copied: the guest's memory was copied from the source host (a real
+ *	migration, not a hand-back in place): COMPSC_F_MEM_COPIED
  *
  * The glue then publishes the hand-over, releases the write side
  * (compsc_writer_release(): the version bump the guest restores on) and
  * kicks the guest.
  */
 void compsc_host_give(struct compsc_host_area *a,
-		      const struct compsc_stream_view *v, bool logging)
+		      const struct compsc_stream_view *v, bool logging,
+		      bool copied)
 {
 	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
 	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
@@ -472,7 +475,7 @@ void compsc_host_give(struct compsc_host_area *a,
 	struct compsc_area_ctl *ctl = compsc_host_ctl(a);
 	struct compsc_rec_counter c;
 	struct compsc_rec_reg r;
-	u32 i;
+	u32 i, flags;
 
 	for (i = 0; i < a->lists.nr_regs; i++) {
 		memcpy(&r, rr->data + i * sizeof(r), sizeof(r));
@@ -485,9 +488,15 @@ void compsc_host_give(struct compsc_host_area *a,
 		WRITE_ONCE(live[i].flags, live[i].flags | COMPSC_CTR_F_SAVED);
 	}
 	WRITE_ONCE(ctl->host_status, 0);
+	flags = le32_to_cpu(READ_ONCE(ctl->flags));
 	if (!logging)
-		WRITE_ONCE(ctl->flags,
-			   ctl->flags & ~cpu_to_le32(COMPSC_F_DIRTY_LOG));
+		flags &= ~COMPSC_F_DIRTY_LOG;
+	/* set or cleared every time: an old value travels with guest memory */
+	if (copied)
+		flags |= COMPSC_F_MEM_COPIED;
+	else
+		flags &= ~COMPSC_F_MEM_COPIED;
+	WRITE_ONCE(ctl->flags, cpu_to_le32(flags));
 }
 COMPSC_EXPORT(compsc_host_give);
 

@@ -67,7 +67,7 @@ static void held(struct compsc_host_dev *d)
 	}
 	FUZZ_ASSERT((u32)len <= compsc_host_save_bound(&area, 0));
 	FUZZ_ASSERT(compsc_host_load(&area, stream, (u32)len, &id, &view) == 0);
-	compsc_host_give(&area, &view, false);
+	compsc_host_give(&area, &view, false, true);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -51,6 +51,8 @@ static void check_given(void)
 	CHECK(c[0].flags & COMPSC_CTR_F_SAVED);
 	CHECK(c[1].flags & COMPSC_CTR_F_SAVED);
 	CHECK_EQ(compsc_area_ctl(dst.area)->host_status, 0);
+	/* memory came from another host: the restore drops what it may lack */
+	CHECK(compsc_area_ctl(dst.area)->flags & COMPSC_F_MEM_COPIED);
 }
 
 int main(void)
@@ -72,8 +74,11 @@ int main(void)
 				       dst.area->nr_slots, &dst.env, 1000), 0);
 	CHECK_EQ(compsc_host_load(&dst.a, stream, (u32)len, &hx_id, &view), 0);
 	check_replay(&view);
-	compsc_host_give(&dst.a, &view, false);
+	compsc_host_give(&dst.a, &view, false, true);
 	check_given();
+	/* a hand-over in place (the bench) clears what travelled */
+	compsc_host_give(&dst.a, &view, false, false);
+	CHECK(!(compsc_area_ctl(dst.area)->flags & COMPSC_F_MEM_COPIED));
 	compsc_writer_release(compsc_area_ctl(dst.area));
 	CHECK_EQ(compsc_area_ctl(dst.area)->version, 1);
 	CHECK_EQ(compsc_area_ctl(dst.area)->writer, COMPSC_WRITER_FREE);

@@ -70,8 +70,18 @@ compsc_static_assert(sizeof(struct compsc_area_hdr) == 64, "area hdr");
  * mailbox message. Clear: the guest resets the VF and replays its log.
  */
 #define COMPSC_F_HOST_CONFIGURED (1u << 2)
+/*
+ * Set by the host that hands the device over (with the version bump) when
+ * the guest's memory was copied from another host: a receive buffer the
+ * old device wrote after the guest last cleaned its ring may have
+ * travelled as a stale copy (the device's writes are not in the CPU's
+ * dirty log), so the restore drops every receive descriptor the old
+ * device completed and the guest had not cleaned. Clear: memory did not
+ * move (a cancelled migration, the bench), nothing is dropped.
+ */
+#define COMPSC_F_MEM_COPIED	(1u << 3)
 #define COMPSC_F_KNOWN		(COMPSC_F_DIRTY_LOG | COMPSC_F_HOST_COUNTERS | \
-				 COMPSC_F_HOST_CONFIGURED)
+				 COMPSC_F_HOST_CONFIGURED | COMPSC_F_MEM_COPIED)
 
 struct compsc_area_ctl {
 	__le32 writer;		/* COMPSC_WRITER_* */

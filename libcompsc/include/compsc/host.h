@@ -198,7 +198,8 @@ int compsc_host_load(const struct compsc_host_area *a, const void *buf,
 		     u32 len, const struct compsc_ident *id,
 		     struct compsc_stream_view *v);
 void compsc_host_give(struct compsc_host_area *a,
-		      const struct compsc_stream_view *v, bool logging);
+		      const struct compsc_stream_view *v, bool logging,
+		      bool copied);
 void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on);
 
 /**

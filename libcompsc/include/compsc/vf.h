@@ -105,6 +105,8 @@ struct compsc_vf_ctr {
  * @restore_atomic: the ops' @restore_queues and @rearm_irqs never sleep,
  *	so a restore the host left no message for runs at once in whatever
  *	context finds it (interrupt, NAPI, transmit) instead of in the task
+ * @rx_rings: the first @rx_rings rings that @get_rings fills receive
+ *	(the ones whose buffers the device writes); needed with @rx_drop
  */
 struct compsc_vf_desc {
 	const u32 *regs;
@@ -113,6 +115,7 @@ struct compsc_vf_desc {
 	u32 nr_ctrs;
 	u32 replay_recs;
 	bool restore_atomic;
+	u32 rx_rings;
 };
 
 /**
@@ -144,6 +147,13 @@ struct compsc_vf_desc {
  *	at 0 and every tail at the rotated producer index
  * @rearm_irqs: unmask and raise every interrupt so the handlers catch up;
  *	@route also reprograms interrupt routing (a fresh device)
+ * @rx_drop: rewrite receive descriptor @desc, which the old device owned
+ *	(whatever it wrote there, or did not), into a completed frame of its
+ *	own that the clean path drops and whose buffer it reposts. Called
+ *	when guest memory moved (COMPSC_F_MEM_COPIED) for each descriptor
+ *	between the driver's next_to_clean and the old device's head: their
+ *	buffers may hold a stale copy. Without it such a restore resets the
+ *	device the driver's own way (which also drops them)
  *
  * When the saved state cannot be used the helper resets the device the
  * driver's own way, through ndo_tx_timeout.
@@ -160,6 +170,7 @@ struct compsc_vf_ops {
 	u32 (*get_rings)(struct compsc_vf *vf, struct compsc_vf_ring *rings);
 	void (*restore_queues)(struct compsc_vf *vf);
 	void (*rearm_irqs)(struct compsc_vf *vf, bool route);
+	void (*rx_drop)(struct compsc_vf *vf, void *desc);
 };
 
 /* compsc_vf.flags */
@@ -199,6 +210,8 @@ enum {
  * @host_restores: restores whose PF side the host had configured
  * @replay_nacks: replayed messages the new PF refused
  * @resets: the driver's own resets (a migration must not cause one)
+ * @rx_dropped: receive descriptors dropped by restores because guest
+ *	memory moved after the old device wrote them (see @rx_drop)
  * @rx_shifted: descriptors ring 0 was rotated by, over all restores
  * @tx_shifted: the same for ring 1
  * @restore_msgs: mailbox messages the last restore sent
@@ -240,6 +253,7 @@ struct compsc_vf {
 	u64 host_restores;
 	u64 replay_nacks;
 	u64 resets;
+	u64 rx_dropped;
 	u64 rx_shifted;
 	u64 tx_shifted;
 	u32 restore_msgs;
@@ -479,7 +493,7 @@ static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 
 /* ---------------------------------------------------------------- ethtool -S */
 
-#define COMPSC_VF_STATS_LEN	13
+#define COMPSC_VF_STATS_LEN	14
 /** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
 static inline int compsc_vf_stats_len(struct compsc_vf *vf)
 {
