@@ -30,7 +30,7 @@ void compsc_vf_kick(struct compsc_vf *vf)
 
 void compsc_vf_assert_held(struct compsc_vf *vf)
 {
-	/* remove() withdraws the area outside the read side, on purpose */
+	/* remove() tears down what it no longer reaches through the host */
 	WARN_ONCE(vf && compsc_vf_debug && atomic_read(&vf->inside) <= 0 &&
 		  !test_bit(COMPSC_VF_STOPPING, &vf->flags),
 		  "%s: device access outside the CompSC read side\n",
@@ -816,17 +816,30 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 
 void compsc_vf_remove(struct compsc_vf *vf)
 {
+	int err;
+
 	if (!vf)
 		return;
 	set_bit(COMPSC_VF_STOPPING, &vf->flags);
 	cancel_delayed_work_sync(&vf->task);
 	vf->netdev->ml_priv = NULL;
-	/* If the PF did not confirm, the host may still write into the
-	 * pages: leaking them is the only safe choice.
+	/* The withdrawal is a mailbox message, so device access: inside the
+	 * read side, where no take completes, waiting a bounded time for a
+	 * host that holds the device (no kick: the task is gone). Once the
+	 * PF forgot the area no host starts a take on it. If the host kept
+	 * the device or the PF did not confirm, the host may still write into
+	 * the pages: leaking them is the only safe choice.
 	 */
-	if (compsc_vf_announce(vf, 0, 0)) {
-		dev_warn(vf->dev, "CompSC: area not unregistered, leaking it\n");
+	if (__compsc_vf_enter(vf, COMPSC_VF_WAIT_MS)) {
+		dev_warn(vf->dev, "CompSC: host still holds the device, leaking the area\n");
 		vf->area = NULL;
+	} else {
+		err = compsc_vf_announce(vf, 0, 0);
+		compsc_vf_leave(vf);
+		if (err) {
+			dev_warn(vf->dev, "CompSC: area not unregistered, leaking it\n");
+			vf->area = NULL;
+		}
 	}
 	compsc_vf_free(vf);
 }
