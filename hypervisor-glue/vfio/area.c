@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guest's shared area. Its guest-physical address is an IOVA in the
- * device's VFIO container (QEMU maps guest RAM 1:1), so the area is pinned
+ * The guest's shared area. The guest announces the DMA address its VF
+ * uses for it, an IOVA in the device's VFIO container (without a vIOMMU
+ * QEMU maps guest RAM 1:1, so it is the guest-physical address; behind
+ * one, whatever the guest's IOMMU mapped), so the area is pinned
  * through VFIO and mapped into the kernel: an address outside the guest's
  * mapped memory simply fails to pin. Nothing the guest wrote is used before
  * it was copied and checked.
@@ -71,6 +73,14 @@ struct cvf_area *cvf_area_get(struct cvf_dev *cvf, u64 gpa, u32 size)
 		dev_warn(&cvf_pdev(cvf)->dev, "guest area size %u refused\n",
 			 size);
 		return ERR_PTR(-EINVAL);
+	}
+	/* pins and copies reach guest memory through a VFIO container only:
+	 * a physical device bound through iommufd has no access object
+	 */
+	if (vfio_iommufd_device_ictx(&cvf->core.vdev)) {
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "migration refused: the device is bound through iommufd, which gives no way to reach the guest's area; open it through a VFIO container (type1)\n");
+		return ERR_PTR(-EOPNOTSUPP);
 	}
 	a = kvzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)

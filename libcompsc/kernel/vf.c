@@ -5,6 +5,7 @@
  * that uses it, never exported.
  */
 #include <linux/delay.h>
+#include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/ethtool.h>
 #include <linux/gfp.h>
@@ -402,7 +403,7 @@ static u32 compsc_vf_restore_pf(struct compsc_vf *vf)
 	}
 	if (vf->ops->reset_pf(vf))
 		dev_warn(vf->dev, "CompSC: PF did not answer the reset\n");
-	if (compsc_vf_announce(vf, virt_to_phys(vf->area), vf->size))
+	if (compsc_vf_announce(vf, vf->area_dma, vf->size))
 		dev_warn(vf->dev, "CompSC: new PF refused the area\n");
 	return 2 + compsc_vf_replay(vf);
 }
@@ -721,8 +722,12 @@ static int compsc_vf_layout(struct compsc_vf *vf)
 	if (!vf->size)
 		return -EINVAL;
 	vf->order = get_order(vf->size);
-	/* the host reads it by guest-physical address: contiguous, pinned */
-	vf->area = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, vf->order);
+	/* The host reaches it the way the VF reaches guest memory, by a DMA
+	 * address (behind a vIOMMU that is not the guest-physical one):
+	 * contiguous, zeroed, never moved.
+	 */
+	vf->area = dma_alloc_coherent(vf->dev, PAGE_SIZE << vf->order,
+				      &vf->area_dma, GFP_KERNEL);
 	if (!vf->area)
 		return -ENOMEM;
 	err = compsc_area_init(vf->area, PAGE_SIZE << vf->order, &req);
@@ -748,7 +753,8 @@ static int compsc_vf_layout(struct compsc_vf *vf)
 static void compsc_vf_free(struct compsc_vf *vf)
 {
 	if (vf->area)
-		free_pages((unsigned long)vf->area, vf->order);
+		dma_free_coherent(vf->dev, PAGE_SIZE << vf->order, vf->area,
+				  vf->area_dma);
 	kfree(vf->msg);
 	kfree(vf->stage);
 	kfree(vf);
@@ -799,7 +805,7 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 	INIT_DELAYED_WORK(&vf->task, compsc_vf_task);
 	err = compsc_vf_layout(vf);
 	if (!err)
-		err = compsc_vf_announce(vf, virt_to_phys(vf->area), vf->size);
+		err = compsc_vf_announce(vf, vf->area_dma, vf->size);
 	if (err) {
 		dev_info(vf->dev, "CompSC: not available (%d), running stock\n",
 			 err);

@@ -191,6 +191,7 @@ enum {
  * @desc: what the host saves for us
  * @ops: what only the driver knows
  * @area: the shared area, guest pages the host reads and writes
+ * @area_dma: its DMA address, what the host is told (the IOVA it reaches)
  * @order: page order of @area
  * @size: bytes of @area announced to the host
  * @reader: the read side; every device access happens inside it
@@ -236,6 +237,7 @@ struct compsc_vf {
 	const struct compsc_vf_desc *desc;
 	const struct compsc_vf_ops *ops;
 	struct compsc_area_hdr *area;
+	dma_addr_t area_dma;
 	unsigned int order;
 	u32 size;
 	struct compsc_reader reader;
