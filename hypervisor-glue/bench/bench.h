@@ -45,6 +45,7 @@ struct bench_req {
 	enum bench_pf_import pf_import;
 	bool abort;		/* take and save, then give the device back */
 	bool copied;		/* hand over as if guest memory had moved */
+	u32 stop_late_ms;	/* queues kept running this long after the take */
 };
 
 /* What the last migration did; shown by <bdf>/result. */

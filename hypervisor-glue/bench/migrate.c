@@ -86,6 +86,17 @@ static void bench_take(struct bench_mig *m)
 		return;
 	}
 	m->src.ctx |= COMPSC_MIG_C_HELD;
+	/*
+	 * stop_late_ms: a host slow to stop the queues once it holds the
+	 * device. Frames the VF receives meanwhile are completed where the
+	 * driver, backing off, cannot clean them: the state a restore's ring
+	 * shift (and, when memory moved, its drop) must get right.
+	 */
+	if (m->req->stop_late_ms) {
+		compsc_host_queues_restart(&m->dev);
+		msleep(m->req->stop_late_ms);
+		compsc_host_queues_stop(&m->dev);
+	}
 }
 
 /*
