@@ -173,6 +173,18 @@ class L1(VM):
                                  "compsc devices --json").out)
         return {vf["bdf"]: vf["last_migration"] for pf in doc["pfs"] for vf in pf["vfs"]}
 
+    def wait_dmesg(self, mark: int, pattern: str, count: int = 1,
+                   timeout: float = 300) -> str:
+        """L1's kernel log after @mark (a length of it) once @pattern
+        occurs there @count times; AssertionError after @timeout s."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            log = self.sh("dmesg").out[mark:]
+            if len(re.findall(pattern, log)) >= count:
+                return log
+            time.sleep(1)
+        raise AssertionError(f"{pattern!r} not seen {count} times in {timeout} s:\n{log[-3000:]}")
+
     def hmp(self, port: int, cmd: str, wait: float = 1) -> str:
         return self.sh(f"HMPWAIT={wait} hmp {port} {cmd!r}").out
 

@@ -16,16 +16,6 @@ PARAMS = "/sys/module/compsc_vfio/parameters"
 HOLD_MS = 600000
 
 
-def _wait_dmesg(l1, mark, pattern, timeout=300):
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        log = l1.sh("dmesg").out[mark:]
-        if re.search(pattern, log):
-            return log
-        time.sleep(1)
-    raise AssertionError(f"{pattern!r} not seen in {timeout} s:\n{log[-3000:]}")
-
-
 def test_migrate_cancel_after_take(l1, peer):
     l1.l2_start("src", l1.vf0, SRC_PORT)
     l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
@@ -38,7 +28,7 @@ def test_migrate_cancel_after_take(l1, peer):
     mark = len(l1.sh("dmesg").out)
     try:
         l1.migrate_start()
-        _wait_dmesg(l1, mark, r"device taken on the size query")
+        l1.wait_dmesg(mark, r"device taken on the size query")
         # held: the peer gets no answer while pre-copy goes on
         assert peer.ping(L2_IP, count=4, interval=0.5, deadline=4).received == 0
         with peer.ping_stream(L2_IP, interval=0.2) as ps:

@@ -18,17 +18,6 @@ WINDOW_S = 20       # of pre-copy watched from the peer (ping every 0.5 s)
 PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 
 
-def _wait_dmesg(l1, mark, pattern, count, timeout=300):
-    """dmesg since @mark once @pattern occurs @count times."""
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        log = l1.sh("dmesg").out[mark:]
-        if len(re.findall(pattern, log)) >= count:
-            return log
-        time.sleep(2)
-    raise AssertionError(f"{pattern!r} not seen {count} times in {timeout} s:\n{log[-3000:]}")
-
-
 def _restores(s):
     return int(s.get("compsc_restores", -1))
 
@@ -45,7 +34,7 @@ def test_take_bounded(l1, peer):
     l1.migrate_start()      # QEMU's default parameters: converges on the log
     try:
         # taken, held past the bound, given back, and taken again later
-        log = _wait_dmesg(l1, mark, r"device taken on the size query", 2)
+        log = l1.wait_dmesg(mark, r"device taken on the size query", 2)
         assert "no switch-over" in log and "given back to the guest" in log, log[-3000:]
         # the guest has its network back while pre-copy goes on: the holds
         # (HOLD_MS each) alternate with at least as long without one (the
