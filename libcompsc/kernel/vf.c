@@ -20,6 +20,16 @@ bool compsc_vf_debug;
 module_param_named(compsc_debug, compsc_vf_debug, bool, 0444);
 MODULE_PARM_DESC(compsc_debug, "Warn on device access outside the CompSC read side");
 
+/*
+ * Test hook: the next process-context entry (compsc_vf_enter(), e.g. the
+ * driver's watchdog) stays inside the read side this long, as a guest
+ * stuck there would, so that a test can show the host's take timing out
+ * while the guest keeps its device. Consumed by the entry that serves it.
+ */
+static unsigned int compsc_vf_stall_ms;
+module_param_named(compsc_stall_ms, compsc_vf_stall_ms, uint, 0644);
+MODULE_PARM_DESC(compsc_stall_ms, "Test only: stay inside the CompSC read side this long once");
+
 /* How often the task looks for a hand-back while the interface is down */
 #define COMPSC_VF_DOWN_POLL	HZ
 
@@ -488,10 +498,25 @@ static int __compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms)
 	return 0;
 }
 
+static void compsc_vf_stall(struct compsc_vf *vf)
+{
+	unsigned int ms = xchg(&compsc_vf_stall_ms, 0);
+
+	if (!ms)
+		return;
+	dev_warn(vf->dev, "CompSC: test hook: inside the read side for %u ms\n",
+		 ms);
+	msleep(ms);
+}
+
 int compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms)
 {
-	if (!vf || !__compsc_vf_enter(vf, timeout_ms))
+	if (!vf)
 		return 0;
+	if (!__compsc_vf_enter(vf, timeout_ms)) {
+		compsc_vf_stall(vf);
+		return 0;
+	}
 	atomic64_inc(&vf->busy);
 	compsc_vf_kick(vf);
 	return -EBUSY;
