@@ -452,14 +452,11 @@ static int compsc_vf_restore(struct compsc_vf *vf)
 	vf->restore_msgs = compsc_vf_restore_pf(vf);
 	compsc_vf_stats_rebase(vf);
 	n = compsc_vf_shift_rings(vf);
-	if (n == -ENOENT) {
-		dev_info(vf->dev, "CompSC: ring heads not saved, resetting\n");
-		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
-	} else if (n == -EOPNOTSUPP) {
-		dev_info(vf->dev, "CompSC: memory moved, receive ring not trusted, resetting\n");
-		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
-	} else if (n < 0) {
-		dev_err(vf->dev, "CompSC: bad saved ring state, resetting\n");
+	if (n < 0) {
+		dev_warn(vf->dev, "CompSC: %s, resetting\n",
+			 n == -ENOENT ? "ring heads not saved" :
+			 n == -EOPNOTSUPP ? "memory moved and receive frames cannot be dropped" :
+			 "bad saved ring state");
 		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
 	} else if (n > 0) {
 		vf->ops->restore_queues(vf);
