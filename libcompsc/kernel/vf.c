@@ -684,6 +684,20 @@ static void compsc_vf_resume(struct compsc_vf *vf)
  * restart holds RTNL so that it does not race with close or an MTU
  * change taking the interface down.
  */
+/* The host holds the device (a pre-copy take may last seconds): a queue
+ * stopped for it is not a hung one, and the stack's transmit watchdog must
+ * not reset the VF over it. Refreshed at least once a second by the task,
+ * which loops for as long as the hold lasts once a context found it.
+ */
+static void compsc_vf_hold_txq(struct compsc_vf *vf)
+{
+	struct net_device *netdev = vf->netdev;
+	unsigned int i;
+
+	for (i = 0; i < netdev->num_tx_queues; i++)
+		txq_trans_cond_update(netdev_get_tx_queue(netdev, i));
+}
+
 static void compsc_vf_task(struct work_struct *work)
 {
 	struct compsc_vf *vf = container_of(to_delayed_work(work),
@@ -693,8 +707,10 @@ static void compsc_vf_task(struct work_struct *work)
 
 	if (test_bit(COMPSC_VF_STOPPING, &vf->flags))
 		return;
-	if (__compsc_vf_enter(vf, 1000))
+	if (__compsc_vf_enter(vf, 1000)) {
+		compsc_vf_hold_txq(vf);
 		goto requeue;
+	}
 	compsc_vf_leave(vf);
 
 	retry = 1;
