@@ -4,8 +4,10 @@ output, tests/tools/samples/bench-report.json) validates against
 tools/compsc-bench.schema.json, and broken copies of it do not. No VM
 needed; tests/vm/test_bench_json.py checks a fresh report the same way.
 
-Both checkers run: python3-jsonschema when installed, and the small one in
-tools/compscbench/schema.py. Ends with "bench-schema: N passed, N failed".
+The validator is python3-jsonschema (Draft 2020-12, through
+tools/compscbench/schema.py), required. Each broken copy must be refused
+with the one error naming what was broken. Ends with "bench-schema: N
+passed, N failed".
 """
 
 import copy
@@ -16,6 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
 
+import jsonschema  # noqa: E402
 from compscbench import schema as S  # noqa: E402
 
 SAMPLE = REPO / "tests" / "tools" / "samples" / "bench-report.json"
@@ -33,51 +36,62 @@ def check(name, ok, why=""):
 
 
 def broken(report):
-    """(name, mutated copy) pairs every checker must refuse."""
-    def mut(name, fn):
+    """(name, mutated copy, the one error the validator must give) triples:
+    each copy is refused, at the place broken and for that reason alone."""
+    def mut(name, fn, path, why):
         r = copy.deepcopy(report)
         fn(r)
-        return name, r
-    anymode = next(iter(report["modes"]))
-    yield mut("missing summary", lambda r: r.pop("summary"))
-    yield mut("missing per-mode gap", lambda r: r["summary"]["per_mode"][anymode].pop("gap_ms_median"))
-    yield mut("unknown counters verdict", lambda r: r["summary"]["per_mode"][anymode].update(counters="maybe"))
-    yield mut("unknown mode", lambda r: r["modes"].update(hotplug=r["modes"][anymode]))
-    yield mut("no events", lambda r: r["modes"][anymode].update(events=[]))
-    yield mut("event time as string", lambda r: r["modes"][anymode]["events"][0].update(t_start="1.0"))
-    yield mut("state bytes as bool", lambda r: r["modes"][anymode]["events"][0].update(state_bytes=True))
-    yield mut("cpu over 100 %", lambda r: r["modes"][anymode]["cpu"]["samples"].append({"t": 1.0, "busy_pct": 140}))
-    yield mut("wrong schema version", lambda r: r.update(schema=1))
-    yield mut("negative peer count", lambda r: r["modes"][anymode]["counters"].update(peer_sent=-1))
+        return name, r, f"{path}: {why}"
+    m = next(iter(report["modes"]))
+    ev = f"$.modes.{m}.events[0]"
+    ncpu = len(report["modes"][m]["cpu"]["samples"])
+    yield mut("missing summary", lambda r: r.pop("summary"),
+              "$", "'summary' is a required property")
+    yield mut("missing per-mode gap",
+              lambda r: r["summary"]["per_mode"][m].pop("gap_ms_median"),
+              f"$.summary.per_mode.{m}", "'gap_ms_median' is a required property")
+    yield mut("unknown counters verdict",
+              lambda r: r["summary"]["per_mode"][m].update(counters="maybe"),
+              f"$.summary.per_mode.{m}.counters", "'maybe' is not one of")
+    yield mut("unknown mode", lambda r: r["modes"].update(hotplug=r["modes"][m]),
+              "$.modes", "Additional properties are not allowed ('hotplug' was unexpected)")
+    yield mut("no events", lambda r: r["modes"][m].update(events=[]),
+              f"$.modes.{m}.events", "[] should be non-empty")
+    yield mut("event time as string",
+              lambda r: r["modes"][m]["events"][0].update(t_start="1.0"),
+              f"{ev}.t_start", "'1.0' is not of type 'number'")
+    yield mut("state bytes as bool",
+              lambda r: r["modes"][m]["events"][0].update(state_bytes=True),
+              f"{ev}.state_bytes", "True is not of type 'integer', 'null'")
+    yield mut("cpu over 100 %",
+              lambda r: r["modes"][m]["cpu"]["samples"].append({"t": 1.0, "busy_pct": 140}),
+              f"$.modes.{m}.cpu.samples[{ncpu}].busy_pct",
+              "140 is greater than the maximum of 100")
+    yield mut("wrong schema version", lambda r: r.update(schema=1),
+              "$.schema", f"{report['schema']} was expected")
+    yield mut("negative peer count",
+              lambda r: r["modes"][m]["counters"].update(peer_sent=-1),
+              f"$.modes.{m}.counters.peer_sent", "-1 is less than the minimum of 0")
 
 
 def main():
     schema = S.load_schema()
     try:
-        import jsonschema
-        try:
-            jsonschema.Draft202012Validator.check_schema(schema)
-            check("schema is valid Draft 2020-12", True)
-        except jsonschema.SchemaError as e:
-            check("schema is valid Draft 2020-12", False, str(e)[:300])
-        have_js = True
-    except ImportError:
-        print("note: python3-jsonschema not installed; the small checker only")
-        have_js = False
+        S.check_schema(schema)
+        check("schema is valid Draft 2020-12", True)
+    except jsonschema.SchemaError as e:
+        check("schema is valid Draft 2020-12", False, str(e)[:300])
     report = json.loads(SAMPLE.read_text())
     check("sample is a real run (modes, raw samples present)",
           report.get("tool") == "compsc-bench" and report["modes"]
           and all(m["events"] for m in report["modes"].values()),
           "sample does not look like compsc-bench output")
-    errs = S.mini_validate(report, schema)
-    check("sample valid (small checker)", not errs, "; ".join(errs[:5]))
-    if have_js:
-        errs = S.jsonschema_validate(report, schema)
-        check("sample valid (jsonschema)", not errs, "; ".join(errs[:5]))
-    for name, r in broken(report):
-        check(f"refused: {name} (small checker)", S.mini_validate(r, schema), "accepted")
-        if have_js:
-            check(f"refused: {name} (jsonschema)", S.jsonschema_validate(r, schema), "accepted")
+    errs = S.validate(report, schema)
+    check("sample valid", not errs, "; ".join(errs[:5]))
+    for name, r, want in broken(report):
+        errs = S.validate(r, schema)
+        check(f"refused: {name}", len(errs) == 1 and errs[0].startswith(want),
+              f"want [{want}...], got {errs[:5] or 'accepted'}")
     print(f"bench-schema: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
