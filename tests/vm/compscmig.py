@@ -22,6 +22,11 @@ import pytest
 from compscvm import VF, VM, Bench, BenchError, PingTrace, build_id
 
 DBG = "/sys/kernel/debug/compsc_bench"
+# What writes the stand-in's control files. Not the shell's echo: the
+# guest's /bin/sh is dash, whose builtin reports every failed write as
+# "echo: I/O error"; busybox's echo names the errno the write returned
+# (ENOENT: no area, EAGAIN: not restored yet, ETIMEDOUT, ...).
+ECHO = "/bin/busybox echo"
 
 
 def _mod(*parts: str) -> str:
@@ -85,7 +90,7 @@ def migrate(vm: VM, vf: VF, check: bool = True, **opts) -> dict:
     host times around the command (t_start, t_end) and the write's rc."""
     args = " ".join(f"{k}={v}" for k, v in opts.items())
     t0 = time.time()
-    r = vm.run(f"echo '{args}' > {DBG}/{vf.bdf}/migrate", check=False,
+    r = vm.run(f"{ECHO} '{args}' > {DBG}/{vf.bdf}/migrate", check=False,
                timeout=120)
     t1 = time.time()
     res = result(vm, vf)

@@ -1,6 +1,6 @@
-"""Migrations issued back to back: one the guest has not restored yet is refused cleanly, never saved as guest state."""
+"""Migrations issued back to back: one the guest has not restored yet is refused cleanly (EAGAIN), never saved as guest state."""
 
-from compscmig import DBG, compsc_vfs, ethtool_stats, wait_restores  # noqa: F401
+from compscmig import DBG, ECHO, compsc_vfs, ethtool_stats, wait_restores  # noqa: F401
 
 N = 6
 
@@ -10,12 +10,14 @@ def test_migrate_back_to_back(vm, compsc_vfs, peer):
     before = ethtool_stats(vm, vf.ifname)["compsc_restores"]
     # One guest command: the writes follow each other with no pause for
     # the driver, as a host that migrates again at once would.
-    r = vm.run(f"for i in $(seq {N}); do echo blackout_ms=0 > {DBG}/{vf.bdf}/migrate "
+    r = vm.run(f"for i in $(seq {N}); do {ECHO} blackout_ms=0 > {DBG}/{vf.bdf}/migrate "
                f"&& echo OK || echo REFUSED; grep '^error=' {DBG}/{vf.bdf}/result; done")
     ok = r.out.split().count("OK")
     refused = r.out.split().count("REFUSED")
     assert ok + refused == N, r.out
     assert ok >= 1, r.out
+    # each refused write failed with EAGAIN, as the writer's error says
+    assert r.err.count("Resource temporarily unavailable") == refused, r.err
     for line in r.out.splitlines():
         if line.startswith("error=") and line != "error=":
             assert "not restored" in line, f"unexpected refusal: {line}"

@@ -1,6 +1,6 @@
-"""The stand-in refuses to migrate a VF whose driver registered no area (stock igbvf), and that VF keeps working."""
+"""The stand-in refuses to migrate a VF whose driver registered no area (stock igbvf) with ENOENT, which the shell names, and that VF keeps working."""
 
-from compscmig import DBG, _mod, result
+from compscmig import DBG, ECHO, _mod, result
 
 
 def test_migrate_refused_stock_igbvf(vm, peer):
@@ -11,10 +11,13 @@ def test_migrate_refused_stock_igbvf(vm, peer):
         if not vm.module_loaded("compsc_bench"):
             vm.run(f"compsc-insmod {_mod('kmod', 'compsc_bench.ko')}")
         vf = vfs[0]
-        r = vm.run(f"echo blackout_ms=10 > {DBG}/{vf.bdf}/migrate", check=False)
+        r = vm.run(f"{ECHO} blackout_ms=10 > {DBG}/{vf.bdf}/migrate", check=False)
         assert r.rc != 0, "migration of a VF without an area succeeded"
+        # the write fails with the migration's own errno
+        assert "No such file or directory" in r.err, f"rc={r.rc} {r.err!r}"
         res = result(vm, vf)
         assert res["status"] == "error" and "no area" in str(res["error"]), res
+        assert res["errno"] == -2, res  # -ENOENT, as the write said
         assert peer.ping(vf.ip, count=3).received == 3
     finally:
         vm.run("rmmod compsc_bench 2>/dev/null; true")

@@ -12,6 +12,7 @@ def test_pf_import_refused(vm, compsc_vfs, peer):
     assert res["rc"] != 0 and res["status"] == "error", res
     assert res["pf_import"] == "refused" and res["aborted"] == 1, res
     assert "refused" in res["error"] and res["errno"] == -28, res  # -ENOSPC
+    assert "No space left on device" in res["err"], res  # the write's errno
     assert res["version"] == v0, "refused migration bumped the version"
     assert res["pf_forget"] == "no", "the source's VF was reset"
     assert "VLAN filter table full" in vm.dmesg()
