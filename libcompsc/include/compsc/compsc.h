@@ -61,6 +61,8 @@ enum {
 	COMPSC_EREPLAY_TRUNCATED, /* packed: shorter than its records */
 	COMPSC_EREPLAY_TRAILING, /* packed: bytes after the last record */
 	COMPSC_EREPLAY_CORRUPT,	/* packed: checksum mismatch */
+	/* host side, continued */
+	COMPSC_EQSTOP,		/* a VF queue did not stop within the model's bound */
 	COMPSC_E_MAX
 };
 
