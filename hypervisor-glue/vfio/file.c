@@ -8,6 +8,13 @@
  * checked (cvf_load_check()), so a refused stream fails QEMU's load itself
  * and the source keeps running, instead of surfacing only when the
  * destination VM starts.
+ *
+ * A data fd may outlive the device (QEMU keeps it, the VF is unbound):
+ * each file holds a reference on the vfio_device, so its cvf_dev stays
+ * allocated until the file goes, and every path checks that the file was
+ * not disabled before it touches the device's state. Lock order:
+ * state_mutex, then the file's lock (cvf_file_disable() runs under
+ * state_mutex).
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -20,11 +27,24 @@
 static int cvf_file_release(struct inode *inode, struct file *filp)
 {
 	struct cvf_file *f = filp->private_data;
+	struct cvf_dev *cvf = f->cvf;
 
 	mutex_destroy(&f->lock);
 	kvfree(f->buf);
 	kfree(f);
+	put_device(&cvf->core.vdev.device);	/* cvf_file_new()'s; may free cvf */
 	return 0;
+}
+
+/* The arc that owned @f is over: the device may be closed or gone. */
+static bool cvf_file_disabled(struct cvf_file *f)
+{
+	bool off;
+
+	mutex_lock(&f->lock);
+	off = f->disabled;
+	mutex_unlock(&f->lock);
+	return off;
 }
 
 static ssize_t cvf_file_read(struct file *filp, char __user *ubuf,
@@ -128,6 +148,9 @@ static long cvf_file_ioctl(struct file *filp, unsigned int cmd,
 		return -EFAULT;
 	if (info.argsz < minsz)
 		return -EINVAL;
+	/* a disabled file's device may be closed: leave its state alone */
+	if (cvf_file_disabled(f))
+		return -ENODEV;
 	mutex_lock(&f->cvf->state_mutex);
 	state = f->cvf->mig_state;
 	cvf_state_mutex_unlock(f->cvf);
@@ -186,6 +209,8 @@ struct cvf_file *cvf_file_new(struct cvf_dev *cvf, bool saving)
 		goto out_buf;
 	}
 	stream_open(f->filp->f_inode, f->filp);
+	/* dropped by cvf_file_release(): the fd may outlive the device */
+	get_device(&cvf->core.vdev.device);
 	return f;
 out_buf:
 	mutex_destroy(&f->lock);
