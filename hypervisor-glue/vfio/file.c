@@ -92,15 +92,25 @@ static size_t cvf_file_expect(struct cvf_file *f)
 	return sizeof(*env) + le32_to_cpu(env->stream_len);
 }
 
+/*
+ * The check of a complete stream pins the guest's area (cvf_load_check()):
+ * it runs under state_mutex, like every other pin, so that a dma_unmap of
+ * that memory (cvf_dma_unmap(), which takes state_mutex) waits for the
+ * check to drop its pin instead of missing it.
+ */
 static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 			      size_t len, loff_t *pos)
 {
 	struct cvf_file *f = filp->private_data;
+	struct cvf_dev *cvf = f->cvf;
 	size_t want;
 	ssize_t ret;
 
 	if (pos)
 		return -ESPIPE;
+	if (cvf_file_disabled(f))
+		return -ENODEV;
+	mutex_lock(&cvf->state_mutex);
 	mutex_lock(&f->lock);
 	ret = -ENODEV;
 	if (f->disabled)
@@ -117,8 +127,7 @@ static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 	if (!want || f->len < want)
 		goto out;
 	ret = -EINVAL;
-	if (f->len == want &&
-	    !cvf_load_check(f->cvf, f->buf, f->len))
+	if (f->len == want && !cvf_load_check(cvf, f->buf, f->len))
 		ret = len;
 	if (ret < 0)
 		f->disabled = true;	/* refused: no second chance */
@@ -126,6 +135,7 @@ static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 		f->checked = true;
 out:
 	mutex_unlock(&f->lock);
+	cvf_state_mutex_unlock(cvf);
 	return ret;
 }
 

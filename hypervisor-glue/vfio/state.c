@@ -278,7 +278,8 @@ static struct cvf_area *cvf_load_area(struct cvf_dev *cvf, const u8 *buf,
 
 /**
  * cvf_load_check() - a destination received @len bytes: may it resume?
- * @cvf: the device (only read; called from the data fd's write)
+ * @cvf: the device (only read; called from the data fd's write);
+ *	state_mutex held: the area is pinned while it is checked
  * @buf: envelope + stream
  * @len: bytes
  *
@@ -293,6 +294,7 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 	struct cvf_area *a;
 	int err;
 
+	lockdep_assert_held(&cvf->state_mutex);
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return -ENOMEM;
