@@ -94,11 +94,21 @@ out_put:
  * side released without a version bump, an interrupt so the guest goes on
  * at once
  * @cvf: the device; state_mutex held, device held
+ *
+ * After a reset of the VF (cvf_reset_seen()) only the write side is
+ * released: the reset cleared the queue enables, and writing back the
+ * ones the take saved would start a function-level-reset VF's queues on
+ * rings it no longer knows; the guest driver finds the reset on its own.
  */
 void cvf_giveback(struct cvf_dev *cvf)
 {
+	bool reset = cvf_reset_seen(cvf);
+
+	if (reset)
+		cvf->dev.stopped = false;	/* nothing of ours to restart */
 	compsc_host_giveback(&cvf->area->h, &cvf->dev, 0);
-	compsc_host_kick(&cvf->dev, false);
+	if (!reset)
+		compsc_host_kick(&cvf->dev, false);
 	cvf->ctx &= ~COMPSC_MIG_C_HELD;
 	cvf_area_put(cvf, cvf->area);
 	cvf->area = NULL;
