@@ -163,7 +163,8 @@ ssize_t cvf_read(struct vfio_device *vdev, char __user *buf, size_t count,
 int cvf_mmap(struct vfio_device *vdev, struct vm_area_struct *vma);
 
 /* dev.c */
-void __iomem *cvf_bar_map(struct cvf_dev *cvf);
+int cvf_bar_get(struct cvf_dev *cvf);
+void cvf_bar_put(struct cvf_dev *cvf);
 void cvf_bar_unmap(struct cvf_dev *cvf);
 
 /* dirty.c */
