@@ -283,7 +283,7 @@ class L1(VM):
         except ExecuteError as e:
             raise QMPFailed(f"{what}: {e.error_class}: {e}") from None
         except (QMPError, OSError) as e:    # TimeoutError is an OSError
-            raise QMPFailed(f"{what}: no answer in {timeout} s: {e!r}") from None
+            raise QMPFailed(f"{what}: no answer (waited up to {timeout} s): {e!r}") from None
         finally:
             await _qmp_close(client)
 
