@@ -30,6 +30,7 @@ COMPSC_MODULES, COMPSC_QEMU). Every VM keeps its console log under
 from __future__ import annotations
 
 import atexit
+import ctypes
 import json
 import os
 import re
@@ -210,6 +211,10 @@ atexit.register(_cleanup_all)
 if threading.current_thread() is threading.main_thread():
     if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
         signal.signal(signal.SIGTERM, lambda *_: (_cleanup_all(), os._exit(143)))
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWNET = 0x40000000
 
 
 def _pdeath(argv: Sequence[str]) -> list[str]:
@@ -412,6 +417,29 @@ class Peer:
         """Run a command in the namespace (a string goes through sh -c)."""
         argv = ["sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
         return _sh(self.wrap(argv), timeout=timeout, check=check)
+
+    def connect(self, addr: str, port: int, timeout: float = 10) -> socket.socket:
+        """A TCP connection to @addr:@port made inside the namespace (e.g. to
+        a port a VM's user netdev forwards there), usable from here: a
+        socket keeps the namespace it was made in, so a short-lived thread
+        joins the namespace just to make it, and this process stays out."""
+        made: dict = {}
+
+        def inside() -> None:
+            try:
+                with open(f"/run/netns/{self.ns}") as ns:
+                    if _libc.setns(ns.fileno(), CLONE_NEWNET) != 0:
+                        raise OSError(ctypes.get_errno(), f"setns {self.ns}")
+                made["sock"] = socket.create_connection((addr, port), timeout)
+            except OSError as e:
+                made["err"] = e
+
+        t = threading.Thread(target=inside, name=f"connect-{self.ns}")
+        t.start()
+        t.join()
+        if "err" in made:
+            raise made["err"]
+        return made["sock"]
 
     def popen(self, argv: Sequence[str], **kw) -> subprocess.Popen:
         """Start a background process in the namespace; killed by close()."""
