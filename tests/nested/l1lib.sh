@@ -49,7 +49,7 @@ l1_mgmt() {
 # l2_nic NAME DEV: the QEMU NIC arguments of an L2. DEV is a VF's BDF
 # (passed through to the CompSC igbvf; its BAR trapped unless L2NOMMAP=off:
 # the tests' all-dirty migrations need type1's dirty bitmap, which fails
-# on a mapped BAR), "none" (no NIC: where the
+# on a mapped BAR; enable-migration=$L2MIG, default on), "none" (no NIC: where the
 # unplug baseline plugs one in later) or "virtio" (virtio-net on a tap in
 # br0, the paravirtual baseline).
 l2_nic() {
@@ -63,7 +63,7 @@ l2_nic() {
 			"-device virtio-net-pci,netdev=v0,mac=52:54:00:12:34:99,bus=rp1,romfile="
 		;;
 	*)
-		echo "-device vfio-pci,host=$2,id=hostdev0,bus=rp1,enable-migration=on,x-no-mmap=${L2NOMMAP:-on}${VFIOOPTS:+,$VFIOOPTS}"
+		echo "-device vfio-pci,host=$2,id=hostdev0,bus=rp1,enable-migration=${L2MIG:-on},x-no-mmap=${L2NOMMAP:-on}${VFIOOPTS:+,$VFIOOPTS}"
 		;;
 	esac
 }
@@ -83,14 +83,22 @@ l1_bridge() {
 
 # l2_start NAME DEV IP QMPPORT [extra qemu args]: one L2 VM in the
 # background, its QMP server on the management NIC's QMPPORT; DEV as for
-# l2_nic
+# l2_nic. L2VIOMMU=1: behind an emulated Intel IOMMU (created before every
+# PCI device, caching-mode for vfio) that the L2 kernel turns on
+# (intel_iommu=on).
 l2_start() {
 	name=$1 dev=$2 ip=$3 port=$4; shift 4
+	viommu= vappend=
+	if [ -n "$L2VIOMMU" ]; then
+		viommu="-device intel-iommu,caching-mode=on,intremap=off"
+		vappend=" intel_iommu=on"
+	fi
 	# a previous VM's log would satisfy wait_l2_up before QEMU truncates it
 	rm -f /run/$name.log /run/$name.qemu
 	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
 		-kernel $S/l2/vmlinuz -initrd $S/l2/initrd.img \
-		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip" \
+		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip$vappend" \
+		$viommu \
 		-device pcie-root-port,id=rp1,slot=1,chassis=1 \
 		-serial file:/run/$name.log \
 		-qmp tcp:$(cat /run/mgmt.ip):$port,server=on,wait=off \
