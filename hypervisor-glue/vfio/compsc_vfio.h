@@ -83,6 +83,8 @@ struct cvf_dev {
 	size_t loaded_len;
 	struct compsc_stream_view view;	/* points into loaded */
 	bool logging;		/* DMA logging started */
+	struct compsc_range *log_ranges;	/* what the log tracks */
+	u32 log_nr;		/* entries in log_ranges */
 	/* stat_lock protects stat_on and stat_base (taken in the BAR read path) */
 	spinlock_t stat_lock;
 	bool stat_on;		/* host-emulated counters in effect */
@@ -170,6 +172,8 @@ void cvf_bar_unmap(struct cvf_dev *cvf);
 /* dirty.c */
 extern const struct vfio_log_ops cvf_log_ops;
 bool cvf_log_get(void);
+int cvf_log_covers(struct cvf_dev *cvf, const char *what, u64 addr, u64 len);
+int cvf_log_covers_rings(struct cvf_dev *cvf);
 void cvf_log_put(void);
 void cvf_log_debugfs_add(struct cvf_dev *cvf);
 void cvf_log_debugfs_del(struct cvf_dev *cvf);

@@ -9,6 +9,7 @@
  * So QEMU's pre-copy converges without counting all guest memory dirty.
  */
 #include <linux/debugfs.h>
+#include <linux/interval_tree.h>
 #include <linux/iova_bitmap.h>
 #include <linux/seq_file.h>
 #include <linux/module.h>
@@ -144,19 +145,75 @@ static bool cvf_area_dirty_flag(struct cvf_dev *cvf, bool on, bool only_new)
 	return true;
 }
 
+/**
+ * cvf_log_covers() - refuse a span the VF writes that the log cannot report
+ * @cvf: the device; state_mutex held, logging on
+ * @what: what the span is, for the message
+ * @addr: its device address (an IOVA in the device's container)
+ * @len: its length
+ *
+ * Return: 0, or -EOPNOTSUPP (compsc_host_log_covers() said no).
+ */
+int cvf_log_covers(struct cvf_dev *cvf, const char *what, u64 addr, u64 len)
+{
+	int err = compsc_host_log_covers(cvf->log_ranges, cvf->log_nr, addr,
+					 len);
+
+	if (err)
+		dev_err_ratelimited(&cvf_pdev(cvf)->dev,
+				    "migration refused: %s at device address %#llx+%llu is outside every range QEMU's DMA log tracks (%s): its writes would reach the destination unreported; an IOVA of a guest behind a vIOMMU looks like this\n",
+				    what, addr, len, compsc_strerror(err));
+	return compsc_errno(err);
+}
+
+/**
+ * cvf_log_covers_rings() - cvf_log_covers() for every descriptor ring
+ * @cvf: the device; state_mutex held, held from the guest, BAR mapped
+ *
+ * Return: 0 or -EOPNOTSUPP.
+ */
+int cvf_log_covers_rings(struct cvf_dev *cvf)
+{
+	u64 base[CVF_MAX_RINGS], len[CVF_MAX_RINGS];
+	u32 i, n;
+	int err = 0;
+
+	n = compsc_host_ring_spans(&cvf->dev, base, len, CVF_MAX_RINGS);
+	for (i = 0; i < n && !err; i++)
+		err = cvf_log_covers(cvf, "a descriptor ring", base[i], len[i]);
+	return err;
+}
+
 /*
  * A session may still be on from an earlier open: QEMU's source postpones
  * log_stop after a completed migration until its VM runs again, which it
  * never does, and then closes the device. The log keeps no state beyond
- * the flag, so a new start simply restarts it instead of failing.
+ * the flag and the ranges, so a new start simply restarts it instead of
+ * failing. The ranges are kept (the core frees its tree after this call):
+ * a take refuses a device that writes outside them (cvf_log_covers()).
  */
 static int cvf_log_start(struct vfio_device *vdev,
 			 struct rb_root_cached *ranges, u32 nnodes,
 			 u64 *page_size)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+	struct interval_tree_node *node;
+	struct compsc_range *r;
+	u32 n = 0;
 
+	r = kcalloc(max(nnodes, 1U), sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	for (node = interval_tree_iter_first(ranges, 0, ULONG_MAX);
+	     node && n < nnodes;
+	     node = interval_tree_iter_next(node, 0, ULONG_MAX)) {
+		r[n].first = node->start;
+		r[n++].last = node->last;
+	}
 	mutex_lock(&cvf->state_mutex);
+	kfree(cvf->log_ranges);
+	cvf->log_ranges = r;
+	cvf->log_nr = n;
 	cvf->logging = true;
 	cvf->log_reads = 0;
 	cvf->log_marked = 0;
@@ -178,6 +235,9 @@ static int cvf_log_stop(struct vfio_device *vdev)
 			 cvf->log_reads, cvf->log_marked);
 	}
 	cvf->logging = false;
+	kfree(cvf->log_ranges);
+	cvf->log_ranges = NULL;
+	cvf->log_nr = 0;
 	cvf_state_mutex_unlock(cvf);
 	return 0;
 }

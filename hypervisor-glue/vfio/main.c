@@ -98,6 +98,7 @@ void cvf_release_dev(struct vfio_device *vdev)
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
 	cancel_delayed_work_sync(&cvf->hold_work);
+	kfree(cvf->log_ranges);
 	mutex_destroy(&cvf->state_mutex);
 	vfio_pci_core_release_dev(vdev);
 }

@@ -56,7 +56,9 @@ static int cvf_take_allowed(struct cvf_dev *cvf)
  * The area is validated (header, register and counter lists against the
  * 82576 policy) before anything is written to it: a hostile area is
  * refused and the device stays the guest's. So is a migration without
- * this device's DMA log (cvf_take_allowed()).
+ * this device's DMA log (cvf_take_allowed()), and one whose log does not
+ * track the area or a ring (cvf_log_covers(); the rings once held, when
+ * they can no longer move).
  *
  * Return: 0 (held) or -errno (not held, nothing changed).
  */
@@ -70,6 +72,8 @@ int cvf_take(struct cvf_dev *cvf)
 	if (compsc_vf_area_get(cvf_pdev(cvf), &gpa, &size))
 		return -ENOENT;
 	err = cvf_take_allowed(cvf);
+	if (!err)
+		err = cvf_log_covers(cvf, "the guest's area", gpa, size);
 	if (err)
 		return err;
 	a = cvf_area_get(cvf, gpa, size);
@@ -89,7 +93,10 @@ int cvf_take(struct cvf_dev *cvf)
 		goto out_put;
 	cvf->area = a;
 	cvf->ctx |= COMPSC_MIG_C_HELD;
-	return 0;
+	err = cvf_log_covers_rings(cvf);
+	if (err)
+		cvf_giveback(cvf);
+	return err;
 out_put:
 	cvf_area_put(cvf, a);
 	return err;

@@ -191,6 +191,46 @@ u32 compsc_host_ring_spans(const struct compsc_host_dev *d, u64 *base,
 }
 COMPSC_EXPORT(compsc_host_ring_spans);
 
+/**
+ * compsc_host_log_covers() - does the DMA log see every byte of a span the
+ * VF writes (the area, a ring)?
+ * @r: the ranges the hypervisor asked the log to track (device addresses)
+ * @nr: how many
+ * @addr: the span's device address, as the guest announced or programmed it
+ * @len: its length (0: nothing to cover)
+ *
+ * The log can only report writes inside the tracked ranges; the rest would
+ * reach the destination stale. The host cannot tell a guest-physical
+ * address from an IOVA its guest's vIOMMU translates: a hypervisor that
+ * tracks guest RAM while the guest's device addresses are IOVAs usually
+ * shows here, as a span outside every range, and is refused.
+ *
+ * Return: 0, or -COMPSC_EUNLOGGED.
+ */
+int compsc_host_log_covers(const struct compsc_range *r, u32 nr, u64 addr,
+			   u64 len)
+{
+	u64 at = addr, last = addr + len - 1;
+	u32 i;
+
+	if (!len)
+		return 0;
+	if (last < addr)
+		return -COMPSC_EUNLOGGED;
+	/* each pass moves @at past one range that holds it (ranges may touch) */
+	for (;;) {
+		for (i = 0; i < nr; i++)
+			if (r[i].first <= at && at <= r[i].last)
+				break;
+		if (i == nr)
+			return -COMPSC_EUNLOGGED;
+		if (r[i].last >= last)
+			return 0;
+		at = r[i].last + 1;
+	}
+}
+COMPSC_EXPORT(compsc_host_log_covers);
+
 /* ---- source ------------------------------------------------------------- */
 
 /**

@@ -63,6 +63,7 @@ enum {
 	COMPSC_EREPLAY_CORRUPT,	/* packed: checksum mismatch */
 	/* host side, continued */
 	COMPSC_EQSTOP,		/* a VF queue did not stop within the model's bound */
+	COMPSC_EUNLOGGED,	/* the VF writes where the DMA log does not track */
 	COMPSC_E_MAX
 };
 

@@ -183,6 +183,15 @@ void compsc_host_kick(const struct compsc_host_dev *d, bool unmask);
 u32 compsc_host_ring_spans(const struct compsc_host_dev *d, u64 *base,
 			   u64 *len, u32 max);
 
+/* One range of device addresses (IOVAs) a DMA log tracks, both ends in. */
+struct compsc_range {
+	u64 first;
+	u64 last;
+};
+
+int compsc_host_log_covers(const struct compsc_range *r, u32 nr, u64 addr,
+			   u64 len);
+
 int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 		     u64 timeout_ns);
 void compsc_host_giveback(struct compsc_host_area *a,
