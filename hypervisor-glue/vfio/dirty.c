@@ -161,7 +161,7 @@ int cvf_log_covers(struct cvf_dev *cvf, const char *what, u64 addr, u64 len)
 
 	if (err)
 		dev_err_ratelimited(&cvf_pdev(cvf)->dev,
-				    "migration refused: %s at device address %#llx+%llu is outside every range QEMU's DMA log tracks (%s): its writes would reach the destination unreported; an IOVA of a guest behind a vIOMMU looks like this\n",
+				    "migration refused: %s at device address %#llx+%llu is outside every range QEMU's DMA log tracks (%s): its writes would reach the destination unreported\n",
 				    what, addr, len, compsc_strerror(err));
 	return compsc_errno(err);
 }
@@ -219,6 +219,10 @@ static int cvf_log_start(struct vfio_device *vdev,
 	cvf->log_marked = 0;
 	cvf->log_late_areas = 0;
 	cvf_area_dirty_flag(cvf, true, false);
+	dev_info(&vdev->device,
+		 "DMA logging started: %u ranges, first %#llx-%#llx, last %#llx-%#llx\n",
+		 n, n ? r[0].first : 0, n ? r[0].last : 0,
+		 n ? r[n - 1].first : 0, n ? r[n - 1].last : 0);
 	cvf_state_mutex_unlock(cvf);
 	return 0;
 }

@@ -201,9 +201,11 @@ COMPSC_EXPORT(compsc_host_ring_spans);
  *
  * The log can only report writes inside the tracked ranges; the rest would
  * reach the destination stale. The host cannot tell a guest-physical
- * address from an IOVA its guest's vIOMMU translates: a hypervisor that
- * tracks guest RAM while the guest's device addresses are IOVAs usually
- * shows here, as a span outside every range, and is refused.
+ * address from an IOVA its guest's vIOMMU translates; a hypervisor that
+ * tracks guest RAM while the guest's device addresses are IOVAs shows here
+ * only if an IOVA falls outside every tracked range (QEMU tracks one span
+ * from the lowest to the highest mapped address below 4 GiB, so not
+ * always). QEMU itself refuses to migrate a VFIO device behind a vIOMMU.
  *
  * Return: 0, or -COMPSC_EUNLOGGED.
  */

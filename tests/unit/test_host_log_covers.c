@@ -2,8 +2,8 @@
  * A span the VF writes (the area, a ring) counts as logged only if the DMA
  * log's ranges hold every byte of it: inside one range, across touching
  * ranges, never across a gap, past either end or wrapping the address
- * space. The vIOMMU case: ranges that track 256 MiB of guest RAM, an area
- * announced at an IOVA near 4 GiB.
+ * space. A vIOMMU case: ranges that track just 256 MiB of guest RAM, an
+ * area announced at an IOVA near 4 GiB.
  */
 #include <compsc/compsc.h>
 #include <compsc/host.h>
