@@ -73,14 +73,15 @@ l1_bridge() {
 }
 
 # l2_start NAME DEV IP MONPORT [extra qemu args]: one L2 VM in the
-# background; DEV as for l2_nic
+# background; DEV as for l2_nic; L2APPEND is added to its kernel command
+# line (l2-init reads l2integ=PORT)
 l2_start() {
 	name=$1 dev=$2 ip=$3 port=$4; shift 4
 	# a previous VM's log would satisfy wait_l2_up before QEMU truncates it
 	rm -f /run/$name.log /run/$name.qemu
 	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
 		-kernel $S/l2/vmlinuz -initrd $S/l2/initrd.img \
-		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip" \
+		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip${L2APPEND:+ $L2APPEND}" \
 		-device pcie-root-port,id=rp1,slot=1,chassis=1 \
 		-serial file:/run/$name.log \
 		-monitor tcp:127.0.0.1:$port,server=on,wait=off \
