@@ -145,10 +145,10 @@ static bool cvf_area_dirty_flag(struct cvf_dev *cvf, bool on, bool only_new)
 }
 
 /*
- * A session may still be on from an earlier open: QEMU's source postpones
- * log_stop after a completed migration until its VM runs again, which it
- * never does, and then closes the device. The log keeps no state beyond
- * the flag, so a new start simply restarts it instead of failing.
+ * A session may still be on: QEMU postpones log_stop while its VM is
+ * stopped (cvf_close_device() ends a session whose VM never ran again).
+ * The log keeps no state beyond the flag, so a new start simply restarts
+ * it instead of failing.
  */
 static int cvf_log_start(struct vfio_device *vdev,
 			 struct rb_root_cached *ranges, u32 nnodes,
