@@ -53,6 +53,8 @@ $(VFIO_CORE_KO): $(KSTAMP) $(wildcard $(VFIO_CORE_DIR)/*)
 		{ rm -f $@; exit 1; }
 
 nested-test bench-e2e: l2-kmods
+# its nested half (mk/integrity.mk)
+check-integrity: l2-kmods $(VFIO_KO) $(VFIO_CORE_KO)
 nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
 		--durations=0 $(NESTED_PYTEST) $(PYTEST_ARGS) .

@@ -185,12 +185,12 @@ int cvf_log_covers_rings(struct cvf_dev *cvf)
 }
 
 /*
- * A session may still be on from an earlier open: QEMU's source postpones
- * log_stop after a completed migration until its VM runs again, which it
- * never does, and then closes the device. The log keeps no state beyond
- * the flag and the ranges, so a new start simply restarts it instead of
- * failing. The ranges are kept (the core frees its tree after this call):
- * a take refuses a device that writes outside them (cvf_log_covers()).
+ * A session may still be on: QEMU postpones log_stop while its VM is
+ * stopped (cvf_close_device() ends a session whose VM never ran again).
+ * The log keeps no state beyond the flag and the ranges, so a new start
+ * simply restarts it instead of failing. The ranges are kept (the core
+ * frees its tree after this call): a take refuses a device that writes
+ * outside them (cvf_log_covers()).
  */
 static int cvf_log_start(struct vfio_device *vdev,
 			 struct rb_root_cached *ranges, u32 nnodes,

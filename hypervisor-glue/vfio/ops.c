@@ -34,6 +34,14 @@ static void cvf_close_device(struct vfio_device *vdev)
 
 	mutex_lock(&cvf->state_mutex);
 	cvf_mig_cleanup(cvf);
+	/*
+	 * The DMA log session ends with the VM that started it. QEMU's source
+	 * postpones log_stop after a completed migration until its VM runs
+	 * again, which it never does, and the VFIO core does not stop the log
+	 * on close: left on, the next VM on this VF would pass
+	 * cvf_take_allowed() without ever reading the log.
+	 */
+	cvf->logging = false;
 	cvf_state_mutex_unlock(cvf);
 	compsc_vf_area_set(cvf_pdev(cvf), 0, 0);
 	vfio_pci_core_close_device(vdev);

@@ -83,8 +83,9 @@ l1_bridge() {
 
 # l2_start NAME DEV IP QMPPORT [extra qemu args]: one L2 VM in the
 # background, its QMP server on the management NIC's QMPPORT; DEV as for
-# l2_nic. L2VIOMMU=1: behind an emulated Intel IOMMU (created before every
-# PCI device, caching-mode for vfio) that the L2 kernel turns on
+# l2_nic. L2APPEND is added to its kernel command line (l2-init reads
+# l2integ=PORT). L2VIOMMU=1: behind an emulated Intel IOMMU (created before
+# every PCI device, caching-mode for vfio) that the L2 kernel turns on
 # (intel_iommu=on).
 l2_start() {
 	name=$1 dev=$2 ip=$3 port=$4; shift 4
@@ -97,7 +98,7 @@ l2_start() {
 	rm -f /run/$name.log /run/$name.qemu
 	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
 		-kernel $S/l2/vmlinuz -initrd $S/l2/initrd.img \
-		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip$vappend" \
+		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip$vappend${L2APPEND:+ $L2APPEND}" \
 		$viommu \
 		-device pcie-root-port,id=rp1,slot=1,chassis=1 \
 		-serial file:/run/$name.log \

@@ -40,3 +40,22 @@ integ_case "$v/integrity stale words seen" "--inject stale:50" \
 	'^integrity: blocks=980 corrupt=0 stale=20 dup=0 ' 1
 integ_case "$v/integrity corruption seen" "--inject corrupt:50" \
 	'^integrity: blocks=980 corrupt=20 stale=0 dup=0 ' 1
+
+# --progress: the line while receiving too, then the final one
+port=$((20000 + RANDOM % 20000))
+timeout 30 "$cli" integrity recv "$port" --idle 1 --seconds 20 --progress 0.2 \
+	>"$tmp/recv" 2>"$tmp/recv.err" &
+pid=$!
+sleep 0.5
+timeout 30 "$cli" integrity send 127.0.0.1 "$port" --rate 1000 --seconds 1 >"$tmp/send" 2>&1
+wait "$pid"
+rc=$?
+lines=$(grep -c '^integrity: blocks=[0-9]* corrupt=0 stale=0 dup=0 ' "$tmp/recv")
+if [ "$rc" -ne 0 ] || [ "$lines" -lt 4 ] ||
+   ! tail -1 "$tmp/recv" | grep -q '^integrity: blocks=1000 corrupt=0 stale=0 dup=0 missing=0 '; then
+	bad "$v/integrity progress" "exit $rc, $lines lines: $(cat "$tmp/recv" "$tmp/recv.err")"
+else
+	ok "$v/integrity progress"
+fi
+run "$cli" integrity recv 9 --progress 0
+expect_err "$v/integrity bad progress" 2 "integrity: bad --progress '0'"

@@ -34,7 +34,8 @@
 static const char integrity_usage[] =
 "usage: compsc integrity send ADDR PORT [--rate N] [--seconds S] [--size B]\n"
 "                                [--inject dup|stale|corrupt:EVERY]\n"
-"       compsc integrity recv PORT [--seconds S] [--idle S] [--json]\n"
+"       compsc integrity recv PORT [--seconds S] [--idle S] [--progress S]\n"
+"                                [--json]\n"
 "\n"
 "send: numbered, patterned UDP datagrams to ADDR:PORT, N per second (default\n"
 "1000) for S seconds (default 10), B bytes each (default 512, a multiple of\n"
@@ -44,7 +45,9 @@ static const char integrity_usage[] =
 "seconds after the first (default 5), then prints\n"
 "  integrity: blocks=B corrupt=C stale=S dup=D missing=M last_seq=L\n"
 "blocks: intact datagrams; stale: words of another datagram; missing: lost\n"
-"(not an integrity failure). Exit 1 if corrupt, stale or dup is non-zero.\n";
+"(not an integrity failure). --progress prints that line every S seconds as\n"
+"well (counts so far), for a receiver whose end the caller never sees (a\n"
+"guest that migrates). Exit 1 if corrupt, stale or dup is non-zero.\n";
 
 struct integ_stats {
 	u64 blocks, corrupt, stale, dup, bytes;
@@ -230,10 +233,11 @@ static void integrity_report(const struct integ_stats *s, int json)
 	       (unsigned long long)s->last_seq);
 }
 
-static int integrity_recv(u16 port, double seconds, double idle, int json)
+static int integrity_recv(u16 port, double seconds, double idle,
+			  double progress, int json)
 {
 	struct integ_stats s = { 0 };
-	double start = now_s(), last = 0;
+	double start = now_s(), last = 0, shown = start;
 	u8 buf[INTEG_MAX + 1];
 	ssize_t n;
 	int fd = integrity_socket(port, 0.2);
@@ -243,14 +247,19 @@ static int integrity_recv(u16 port, double seconds, double idle, int json)
 			       strerror(errno));
 	while (now_s() - start < seconds && (!last || now_s() - last < idle)) {
 		n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n < 0) {
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
 			close(fd);
 			free(s.seen);
 			return cli_err(EXIT_USAGE, "integrity: recv: %s",
 				       strerror(errno));
 		}
+		if (progress && now_s() - shown >= progress) {
+			integrity_report(&s, json);
+			fflush(stdout);
+			shown = now_s();
+		}
+		if (n < 0)
+			continue;
 		last = now_s();
 		if (integrity_count(&s, buf, (u32)n)) {
 			close(fd);
@@ -406,7 +415,7 @@ static int cmd_send(int argc, char **argv)
 
 static int cmd_recv(int argc, char **argv)
 {
-	double seconds = 60, idle = 5;
+	double seconds = 60, idle = 5, progress = 0;
 	const char *v;
 	int i, json = 0;
 	u16 port;
@@ -422,12 +431,15 @@ static int cmd_recv(int argc, char **argv)
 		} else if ((v = cli_opt_value(argc, argv, &i, "--idle"))) {
 			if (parse_secs(v, &idle))
 				return cli_err(EXIT_USAGE, "integrity: bad --idle '%s'", v);
+		} else if ((v = cli_opt_value(argc, argv, &i, "--progress"))) {
+			if (parse_secs(v, &progress))
+				return cli_err(EXIT_USAGE, "integrity: bad --progress '%s'", v);
 		} else {
 			return cli_err(EXIT_USAGE, "integrity recv: unknown option '%s'",
 				       argv[i]);
 		}
 	}
-	return integrity_recv(port, seconds, idle, json);
+	return integrity_recv(port, seconds, idle, progress, json);
 }
 
 int cmd_integrity(int argc, char **argv)

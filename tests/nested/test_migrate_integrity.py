@@ -1,0 +1,189 @@
+"""Every word of a patterned UDP stream from the host peer survives QEMU
+migrations of an L2 (VF0 -> VF1 -> VF0 ...) with DMA logging on, checked in
+the L2 by `compsc integrity recv` (no corrupt, stale or duplicate datagram,
+and datagrams arrive after each migration); with DMA logging off
+(x-device-dirty-page-tracking=off, on a guest that itself arrived by
+CompSC) every migration is refused, and the stream on the source stays
+intact. COMPSC_INTEGRITY_MIGRATIONS (default 4) migrations with logging on,
+COMPSC_INTEGRITY_REFUSALS (default: as many) attempts with it off."""
+import errno
+import os
+import re
+import time
+
+from compscvm import Bench
+from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary
+
+MIGRATIONS = int(os.environ.get("COMPSC_INTEGRITY_MIGRATIONS", "4"))
+REFUSALS = int(os.environ.get("COMPSC_INTEGRITY_REFUSALS", str(MIGRATIONS)))
+PORT = 7070
+# The L2 takes ~170 packets/s through its VF (TCG in TCG): a stream well
+# below that leaves it time to run its restore and the migrations.
+RATE = 50
+SIZE = 1024           # bytes per datagram: 126 checked words
+# After a migration, this many more intact datagrams than the source had
+# counted when it stopped prove the stream reaches the destination.
+AFTER = 2 * RATE
+APPEND = f"L2APPEND=l2integ={PORT}"
+NO_LOG = "VFIOOPTS=x-device-dirty-page-tracking=off"
+PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
+INTEG_RE = re.compile(r"integrity: blocks=(\d+) corrupt=(\d+) stale=(\d+) "
+                      r"dup=(\d+) missing=(\d+) last_seq=(\d+)")
+KEYS = ("blocks", "corrupt", "stale", "dup", "missing", "last_seq")
+
+
+def _lines(l1, name) -> list:
+    """The receiver's lines on @name's console so far, as dicts (a line
+    cut in two by the switch-over matches on neither side)."""
+    out = []
+    for line in l1.l2_log(name).splitlines():
+        m = INTEG_RE.fullmatch(line.strip())
+        if m:
+            out.append(dict(zip(KEYS, map(int, m.groups()))))
+    return out
+
+
+def _clean(lines, where):
+    bad = [x for x in lines if x["corrupt"] or x["stale"] or x["dup"]]
+    assert not bad, f"{where}: the receiver saw damage: {bad[0]}"
+
+
+def _wait_blocks(l1, name, more_than, timeout=180) -> dict:
+    """The first line of @name's receiver counting more than @more_than
+    intact datagrams; every line so far must be clean."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        lines = _lines(l1, name)
+        _clean(lines, name)
+        hit = [x for x in lines if x["blocks"] > more_than]
+        if hit:
+            return hit[0]
+        time.sleep(2)
+    raise AssertionError(f"no more than {more_than} datagrams in {name} after "
+                         f"{timeout} s:\n{l1.l2_log(name)[-2000:]}")
+
+
+def _start(l1, name, vf, port, incoming=True, env=""):
+    l1.l2_stop(name)
+    extra = f"-incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
+    l1.sh(f"{APPEND} {env} l2_start {name} {vf} {L2_IP} {port} {extra}")
+    if incoming:
+        l1.wait_incoming(port)
+
+
+class Hops:
+    """The L2 and where it runs: two QEMU slots (name, VF, monitor port);
+    the guest sits in one, a fresh -incoming QEMU waits in the other."""
+
+    def __init__(self, l1):
+        self.l1 = l1
+        self.slots = [("src", l1.vf0, SRC_PORT), ("dst", l1.vf1, DST_PORT)]
+        self.at = 0     # the slot the guest runs in
+
+    @property
+    def here(self):
+        return self.slots[self.at]
+
+    @property
+    def there(self):
+        return self.slots[1 - self.at]
+
+    def migrate(self, timeout=300) -> tuple:
+        """One attempt; (result, the kernel log meanwhile, the source's last count)."""
+        mark = len(self.l1.sh("dmesg").out)
+        res = self.l1.migrate(params=ALL_DIRTY, timeout=timeout,
+                              src=self.here[2], dst=self.there[2])
+        lines = _lines(self.l1, self.here[0])
+        _clean(lines, self.here[0])
+        return res, self.l1.sh("dmesg").out[mark:], lines[-1]["blocks"] if lines else 0
+
+    def moved(self, next_env=""):
+        """After a completed migration: the old source goes away (its VF
+        gives up the guest's MAC), a fresh destination waits there."""
+        left = self.at
+        self.at = 1 - self.at
+        name, vf, port = self.slots[left]
+        self.l1.sh(f"ip link set {PF} vf {left} mac 02:00:00:00:00:9{left}")
+        _start(self.l1, name, vf, port, env=next_env)
+
+
+def _dst_env(k: int) -> str:
+    """The destination of migration @k (from 0) that is the last with DMA
+    logging runs without it: the refused attempts start from there, from a
+    guest that arrived by CompSC."""
+    return NO_LOG if k == MIGRATIONS - 1 else ""
+
+
+def _logging_on(l1, hops) -> list:
+    """MIGRATIONS migrations with DMA logging; per migration the datagrams
+    the source had counted and the destination's first count past AFTER more."""
+    seen = []
+    for i in range(MIGRATIONS):
+        src, dst = hops.here[0], hops.there[0]
+        res, log, before = hops.migrate()
+        assert res["status"] == "completed", f"migration {i + 1}: {migration_summary(res)}"
+        assert "device taken on the size query" in log, log[-2000:]
+        hops.moved(next_env=_dst_env(i + 1))
+        after = _wait_blocks(l1, dst, before + AFTER)
+        print(f"nested: integrity migration {i + 1} {src}->{dst}: "
+              f"{before} datagrams before, {after['blocks']} after; "
+              f"qemu: {migration_summary(res)}")
+        seen.append((before, after["blocks"]))
+    return seen
+
+
+def _logging_off(l1, hops) -> int:
+    """REFUSALS attempts without DMA logging: each refused, the source runs
+    on, the stream keeps arriving intact there. Returns the refusals."""
+    refused = 0
+    name, port = hops.here[0], hops.here[2]
+    for i in range(REFUSALS):
+        res, log, before = hops.migrate(timeout=240)
+        assert res["status"] == "failed", f"attempt {i + 1}: {migration_summary(res)}"
+        assert "not reading this device's DMA log" in log, log[-2000:]
+        assert "device taken" not in log, "the area was pinned without a DMA log"
+        assert l1.l2_status(port) == "running"
+        lm = l1.last_migrations()[hops.here[1]]
+        assert lm["status"] == "error" and lm["errno"] == -errno.EOPNOTSUPP, lm
+        refused += 1
+        after = _wait_blocks(l1, name, before + AFTER)
+        print(f"nested: integrity attempt {i + 1} without DMA logging refused; "
+              f"{before} datagrams before, {after['blocks']} after, on the source")
+        # the destination gave up with the migration: a fresh one
+        _start(l1, *hops.there)
+    return refused
+
+
+def test_migrate_integrity(l1, peer):
+    hops = Hops(l1)
+    _start(l1, *hops.here, incoming=False, env=NO_LOG if not MIGRATIONS else "")
+    _start(l1, *hops.there, env=_dst_env(0))
+    l1.wait_l2_up("src")
+    before = l1.wait_l2_stat("src", "compsc_restores")[-1]
+    cli = str(Bench().build / "compsc")
+    send = peer.popen([cli, "integrity", "send", L2_IP, str(PORT), "--rate", str(RATE),
+                       "--size", str(SIZE), "--seconds", "86400"])
+    try:
+        _wait_blocks(l1, "src", AFTER)
+        seen = _logging_on(l1, hops)
+        on = _lines(l1, hops.here[0])[-1]
+        refused = _logging_off(l1, hops)
+    finally:
+        send.terminate()
+        send.wait(timeout=30)
+    time.sleep(5)   # a line after the last datagram
+    final = _lines(l1, hops.here[0])[-1]
+    stat = l1.wait_l2_stat(hops.here[0], "compsc_restores")[-1]
+    print(f"nested: integrity receiver at the end: {final}")
+    print(f"nested dma_log=on: integrity: migrations={MIGRATIONS} blocks={on['blocks']} "
+          f"corrupt={on['corrupt']} stale={on['stale']} dup={on['dup']}")
+    print(f"nested dma_log=off, refused {refused} of {REFUSALS}: integrity: migrations=0 "
+          f"blocks={final['blocks'] - on['blocks']} corrupt={final['corrupt'] - on['corrupt']} "
+          f"stale={final['stale'] - on['stale']} dup={final['dup'] - on['dup']}")
+    assert (final["corrupt"], final["stale"], final["dup"]) == (0, 0, 0), final
+    assert all(a > b for b, a in seen), seen
+    assert refused == REFUSALS
+    # each migration restored through CompSC, none through the reset path
+    assert int(stat["compsc_restores"]) - int(before["compsc_restores"]) == MIGRATIONS, stat
+    assert stat["compsc_resets"] == before["compsc_resets"], (before, stat)
+    l1.check_kernel_log()
