@@ -180,6 +180,7 @@ enum {
 	COMPSC_VF_MSG_PENDING,		/* @msg awaits the PF's answer */
 	COMPSC_VF_TL_RESUME,		/* restored: time the restart of TX, NAPI */
 	COMPSC_VF_TL_XMIT,		/* restored: time the first transmit */
+	COMPSC_VF_MTU_PENDING,		/* the task applies netdev->mtu */
 };
 
 /**
@@ -366,6 +367,17 @@ void compsc_vf_leave(struct compsc_vf *vf);
 void compsc_vf_enter_wait(struct compsc_vf *vf);
 /** compsc_vf_enter_reset() - compsc_vf_enter_wait() for the driver's own reset (counted). */
 void compsc_vf_enter_reset(struct compsc_vf *vf);
+/**
+ * compsc_vf_enter_mtu() - compsc_vf_enter() for ndo_change_mtu (RTNL held)
+ * @vf: CompSC state, NULL in stock mode
+ * @new_mtu: the MTU asked for
+ *
+ * Never waits for the host: RTNL is held. Returns 0 inside the read side
+ * (apply @new_mtu, then compsc_vf_leave()), or 1 when the host holds the
+ * device: the helper has set the interface's MTU, ndo_change_mtu returns
+ * 0, and the retry task calls it again under RTNL once the device is back.
+ */
+int compsc_vf_enter_mtu(struct compsc_vf *vf, int new_mtu);
 /** compsc_vf_kick() - run the retry task (restore while down, restart). */
 void compsc_vf_kick(struct compsc_vf *vf);
 /**
