@@ -680,7 +680,8 @@ static void compsc_vf_apply_mtu(struct compsc_vf *vf)
 	struct net_device *netdev = vf->netdev;
 	int err;
 
-	if (!test_and_clear_bit(COMPSC_VF_MTU_PENDING, &vf->flags))
+	if (!test_and_clear_bit(COMPSC_VF_MTU_PENDING, &vf->flags) ||
+	    netdev->reg_state != NETREG_REGISTERED)	/* being removed */
 		return;
 	err = netdev->netdev_ops->ndo_change_mtu(netdev, READ_ONCE(netdev->mtu));
 	if (err)
