@@ -666,6 +666,7 @@ int compsc_vf_enter_mtu(struct compsc_vf *vf, int new_mtu)
 		return 0;
 	}
 	WRITE_ONCE(vf->netdev->mtu, new_mtu);
+	vf->mtu_deferred++;	/* RTNL serialises */
 	set_bit(COMPSC_VF_MTU_PENDING, &vf->flags);
 	compsc_vf_kick(vf);
 	return 1;
@@ -946,6 +947,7 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_resume_us",
 	"compsc_first_xmit_us",
 	"compsc_rx_stale_dropped",
+	"compsc_mtu_deferred",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -973,4 +975,5 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[11] = vf->resume_us;
 	data[12] = vf->first_xmit_us;
 	data[13] = vf->rx_dropped;
+	data[14] = vf->mtu_deferred;
 }

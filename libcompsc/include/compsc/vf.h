@@ -214,6 +214,8 @@ enum {
  * @resets: the driver's own resets (a migration must not cause one)
  * @rx_dropped: receive descriptors dropped by restores because guest
  *	memory moved after the old device wrote them (see @rx_drop)
+ * @mtu_deferred: MTU changes that found the host holding the device and
+ *	were applied to the hardware by the task (RTNL paths never wait)
  * @rx_shifted: descriptors ring 0 was rotated by, over all restores
  * @tx_shifted: the same for ring 1
  * @restore_msgs: mailbox messages the last restore sent
@@ -257,6 +259,7 @@ struct compsc_vf {
 	u64 replay_nacks;
 	u64 resets;
 	u64 rx_dropped;
+	u64 mtu_deferred;
 	u64 rx_shifted;
 	u64 tx_shifted;
 	u32 restore_msgs;
@@ -507,7 +510,7 @@ static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 
 /* ---------------------------------------------------------------- ethtool -S */
 
-#define COMPSC_VF_STATS_LEN	14
+#define COMPSC_VF_STATS_LEN	15
 /** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
 static inline int compsc_vf_stats_len(struct compsc_vf *vf)
 {
