@@ -18,6 +18,13 @@
  * Contexts: compsc_vf_tryenter()/_exit() from any context (they pin the
  * CPU in between); compsc_vf_enter()/_leave() from process context only.
  * Calls that take no vf pointer check for NULL themselves.
+ *
+ * RTNL: nothing should wait for the host while holding it (the guest's
+ * own task needs it to resume after a restore). The task waits without
+ * it and then only tries it; ethtool entries do not wait; an MTU change
+ * is deferred to the task (compsc_vf_enter_mtu()). Not yet so: open, MAC
+ * and VLAN ndo's still wait up to COMPSC_VF_WAIT_MS, close until the host
+ * hands the device back.
  */
 #ifndef COMPSC_VF_H
 #define COMPSC_VF_H
