@@ -649,6 +649,47 @@ int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
 	return done;
 }
 
+/* ndo_change_mtu runs under RTNL, which the task needs for the resume
+ * after a restore and a host's PF may need while it holds the device (the
+ * bench: one kernel). A change that found the device held takes effect in
+ * the stack at once and in the hardware from the task, once it is back:
+ * it succeeds, and nothing waits for the host while holding RTNL.
+ */
+int compsc_vf_enter_mtu(struct compsc_vf *vf, int new_mtu)
+{
+	if (!vf)
+		return 0;
+	ASSERT_RTNL();
+	if (!compsc_vf_enter(vf, 0)) {
+		/* the driver applies the latest MTU: nothing left for the task */
+		clear_bit(COMPSC_VF_MTU_PENDING, &vf->flags);
+		return 0;
+	}
+	WRITE_ONCE(vf->netdev->mtu, new_mtu);
+	vf->mtu_deferred++;	/* RTNL serialises */
+	set_bit(COMPSC_VF_MTU_PENDING, &vf->flags);
+	compsc_vf_kick(vf);
+	return 1;
+}
+
+/* Under RTNL, outside the read side: an MTU the driver left to us goes to
+ * its ndo_change_mtu again. Should the host hold the device once more, the
+ * driver finds it held and leaves the MTU to the next round.
+ */
+static void compsc_vf_apply_mtu(struct compsc_vf *vf)
+{
+	struct net_device *netdev = vf->netdev;
+	int err;
+
+	if (!test_and_clear_bit(COMPSC_VF_MTU_PENDING, &vf->flags) ||
+	    netdev->reg_state != NETREG_REGISTERED)	/* being removed */
+		return;
+	err = netdev->netdev_ops->ndo_change_mtu(netdev, READ_ONCE(netdev->mtu));
+	if (err)
+		dev_warn(vf->dev, "CompSC: MTU %u not applied after a migration: %d\n",
+			 READ_ONCE(netdev->mtu), err);
+}
+
 /* ethtool runs under RTNL, which the task needs for its part of the
  * resume after a restore. Waiting here for the host would keep RTNL
  * through the whole blackout and that resume: ethtool gets -EBUSY while
@@ -679,11 +720,6 @@ static void compsc_vf_resume(struct compsc_vf *vf)
 	local_bh_enable();
 }
 
-/* Runs whenever a path found the host holding the device, and while the
- * interface is down. The wait for the host happens without locks; the
- * restart holds RTNL so that it does not race with close or an MTU
- * change taking the interface down.
- */
 /* The host holds the device (a pre-copy take may last seconds): a queue
  * stopped for it is not a hung one, and the stack's transmit watchdog must
  * not reset the VF over it. Refreshed at least once a second by the task,
@@ -698,6 +734,11 @@ static void compsc_vf_hold_txq(struct compsc_vf *vf)
 		txq_trans_cond_update(netdev_get_tx_queue(netdev, i));
 }
 
+/* Runs whenever a path found the host holding the device, and while the
+ * interface is down. The wait for the host happens without locks; an MTU
+ * left to it and the restart hold RTNL so that they do not race with
+ * close or an MTU change taking the interface down.
+ */
 static void compsc_vf_task(struct work_struct *work)
 {
 	struct compsc_vf *vf = container_of(to_delayed_work(work),
@@ -716,6 +757,7 @@ static void compsc_vf_task(struct work_struct *work)
 	retry = 1;
 	if (!rtnl_trylock())
 		goto requeue;
+	compsc_vf_apply_mtu(vf);
 	if (!netif_running(vf->netdev) || !vf->ops->get_rings(vf, rings)) {
 		rtnl_unlock();
 		/* Down, nothing else enters the read side: a hand-back would
@@ -905,6 +947,7 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_resume_us",
 	"compsc_first_xmit_us",
 	"compsc_rx_stale_dropped",
+	"compsc_mtu_deferred",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -932,4 +975,5 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[11] = vf->resume_us;
 	data[12] = vf->first_xmit_us;
 	data[13] = vf->rx_dropped;
+	data[14] = vf->mtu_deferred;
 }

@@ -18,6 +18,13 @@
  * Contexts: compsc_vf_tryenter()/_exit() from any context (they pin the
  * CPU in between); compsc_vf_enter()/_leave() from process context only.
  * Calls that take no vf pointer check for NULL themselves.
+ *
+ * RTNL: nothing should wait for the host while holding it (the guest's
+ * own task needs it to resume after a restore). The task waits without
+ * it and then only tries it; ethtool entries do not wait; an MTU change
+ * is deferred to the task (compsc_vf_enter_mtu()). Not yet so: open, MAC
+ * and VLAN ndo's still wait up to COMPSC_VF_WAIT_MS, close until the host
+ * hands the device back.
  */
 #ifndef COMPSC_VF_H
 #define COMPSC_VF_H
@@ -180,6 +187,7 @@ enum {
 	COMPSC_VF_MSG_PENDING,		/* @msg awaits the PF's answer */
 	COMPSC_VF_TL_RESUME,		/* restored: time the restart of TX, NAPI */
 	COMPSC_VF_TL_XMIT,		/* restored: time the first transmit */
+	COMPSC_VF_MTU_PENDING,		/* the task applies netdev->mtu */
 };
 
 /**
@@ -213,6 +221,8 @@ enum {
  * @resets: the driver's own resets (a migration must not cause one)
  * @rx_dropped: receive descriptors dropped by restores because guest
  *	memory moved after the old device wrote them (see @rx_drop)
+ * @mtu_deferred: MTU changes that found the host holding the device and
+ *	were applied to the hardware by the task (RTNL paths never wait)
  * @rx_shifted: descriptors ring 0 was rotated by, over all restores
  * @tx_shifted: the same for ring 1
  * @restore_msgs: mailbox messages the last restore sent
@@ -256,6 +266,7 @@ struct compsc_vf {
 	u64 replay_nacks;
 	u64 resets;
 	u64 rx_dropped;
+	u64 mtu_deferred;
 	u64 rx_shifted;
 	u64 tx_shifted;
 	u32 restore_msgs;
@@ -366,6 +377,17 @@ void compsc_vf_leave(struct compsc_vf *vf);
 void compsc_vf_enter_wait(struct compsc_vf *vf);
 /** compsc_vf_enter_reset() - compsc_vf_enter_wait() for the driver's own reset (counted). */
 void compsc_vf_enter_reset(struct compsc_vf *vf);
+/**
+ * compsc_vf_enter_mtu() - compsc_vf_enter() for ndo_change_mtu (RTNL held)
+ * @vf: CompSC state, NULL in stock mode
+ * @new_mtu: the MTU asked for
+ *
+ * Never waits for the host: RTNL is held. Returns 0 inside the read side
+ * (apply @new_mtu, then compsc_vf_leave()), or 1 when the host holds the
+ * device: the helper has set the interface's MTU, ndo_change_mtu returns
+ * 0, and the retry task calls it again under RTNL once the device is back.
+ */
+int compsc_vf_enter_mtu(struct compsc_vf *vf, int new_mtu);
 /** compsc_vf_kick() - run the retry task (restore while down, restart). */
 void compsc_vf_kick(struct compsc_vf *vf);
 /**
@@ -495,7 +517,7 @@ static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 
 /* ---------------------------------------------------------------- ethtool -S */
 
-#define COMPSC_VF_STATS_LEN	14
+#define COMPSC_VF_STATS_LEN	15
 /** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
 static inline int compsc_vf_stats_len(struct compsc_vf *vf)
 {
