@@ -364,6 +364,10 @@ void cvf_state_mutex_unlock(struct cvf_dev *cvf)
 			break;
 		cvf->deferred_reset = false;
 		spin_unlock(&cvf->reset_lock);
+		/* the reset cleared the queues: the saved enables would turn
+		 * on rings whose bases it zeroed, DMA to IOVA 0
+		 */
+		cvf->dev.stopped = false;
 		cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 		cvf_mig_cleanup(cvf);
 	}
