@@ -28,12 +28,13 @@ fi
 # The nested bench's L2 kernel is built from source (mk/l2kernel.mk): bc,
 # bison, flex, libelf-dev, libssl-dev, and lz4 for its compressed image.
 # libpci-dev: `compsc devices` (libpci); pciutils: lspci, in the bench VM too.
+# python3-pip: the PyPI packages below.
 # The Debian packages (mk/deb.mk): debhelper, dh-dkms, and dkms, which the
 # test runs against the cached headers (nothing lands in the host's kernel).
 PKGS="build-essential make gcc clang llvm libclang-rt-14-dev python3 python3-pytest
       kmod cpio busybox-static iproute2 iperf3 iputils-ping xz-utils zstd bc bison flex
       libelf-dev libssl-dev lz4 dwarves rsync ethtool git binutils util-linux dash
-      python3-matplotlib python3-jsonschema
+      python3-matplotlib python3-jsonschema python3-pip
       python3-pytest-timeout libpci-dev pciutils debhelper dh-dkms dkms"
 
 missing=""
@@ -68,4 +69,19 @@ if ! libvirt_ok; then
 	echo "install-deps: installing libvirt-clients from bookworm-backports (virt-xml-validate)"
 	$APT install --no-install-recommends -t bookworm-backports libvirt-clients
 fi
+
+# PyPI packages Debian 12 does not carry: qemu.qmp, the QMP client of the
+# nested harness (tests/nested/nested.py). Installed for python3 on PATH and
+# for Debian's own, which make picks where the other lacks matplotlib
+# (mk/demo.mk py_with); pip puts Debian's copy under /usr/local, beside
+# rather than over Debian's packages, hence --break-system-packages.
+PYPI="qemu.qmp==0.0.6"
+for py in $(printf '%s\n' "$(command -v python3)" /usr/bin/python3 | sort -u); do
+	for req in $PYPI; do
+		"$py" -c "import ${req%%==*}" 2>/dev/null && continue
+		echo "install-deps: installing $req for $py (PyPI)"
+		"$py" -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+			--break-system-packages "$req"
+	done
+done
 echo "install-deps: ok"

@@ -95,7 +95,10 @@ static void bench_take(struct bench_mig *m)
 	if (m->req->stop_late_ms) {
 		compsc_host_queues_restart(&m->dev);
 		msleep(m->req->stop_late_ms);
-		compsc_host_queues_stop(&m->dev);
+		err = compsc_host_queues_stop(&m->dev);
+		if (err)	/* A_ABORT gives the device back, queues restarted */
+			bench_fail(m, compsc_errno(err), "cannot take the device: %s",
+				   compsc_strerror(err));
 	}
 }
 

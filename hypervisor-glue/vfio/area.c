@@ -57,7 +57,8 @@ static int cvf_area_validate(struct cvf_dev *cvf, struct cvf_area *a)
 
 /**
  * cvf_area_get() - pin, map and check the guest area at @gpa
- * @cvf: the device (open, with a VFIO container)
+ * @cvf: the device (open, with a VFIO container); state_mutex held, so
+ *	that cvf_dma_unmap() never misses a pin
  * @gpa: guest-physical (= IOVA) address the guest registered
  * @size: its size
  *
@@ -68,6 +69,7 @@ struct cvf_area *cvf_area_get(struct cvf_dev *cvf, u64 gpa, u32 size)
 	struct cvf_area *a;
 	int err;
 
+	lockdep_assert_held(&cvf->state_mutex);
 	if (size < sizeof(struct compsc_area_hdr) ||
 	    size > COMPSC_AREA_MAX_SIZE || gpa + size < gpa) {
 		dev_warn(&cvf_pdev(cvf)->dev, "guest area size %u refused\n",

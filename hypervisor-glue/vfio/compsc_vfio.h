@@ -93,6 +93,7 @@ struct cvf_dev {
 	/* the VF's last migration on this host, for operators (debugfs) */
 	u32 mig_done;		/* device states saved + hand-overs done here */
 	int mig_err;		/* the last one: 0 or -errno */
+	bool in_reset;		/* a reset's cleanup runs: leave the VF alone */
 	/* reset_lock protects deferred_reset */
 	spinlock_t reset_lock;
 	bool deferred_reset;	/* a reset came while state_mutex was held */
@@ -128,6 +129,7 @@ extern const struct vfio_device_ops cvf_ops;
 extern const struct vfio_migration_ops cvf_mig_ops;
 void cvf_state_mutex_unlock(struct cvf_dev *cvf);
 void cvf_reset_done(struct cvf_dev *cvf);
+bool cvf_reset_seen(struct cvf_dev *cvf);
 void cvf_mig_cleanup(struct cvf_dev *cvf);
 void cvf_hold_work(struct work_struct *work);
 
@@ -161,7 +163,8 @@ ssize_t cvf_read(struct vfio_device *vdev, char __user *buf, size_t count,
 int cvf_mmap(struct vfio_device *vdev, struct vm_area_struct *vma);
 
 /* dev.c */
-void __iomem *cvf_bar_map(struct cvf_dev *cvf);
+int cvf_bar_get(struct cvf_dev *cvf);
+void cvf_bar_put(struct cvf_dev *cvf);
 void cvf_bar_unmap(struct cvf_dev *cvf);
 
 /* dirty.c */

@@ -222,8 +222,17 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	}
 	if (!cvf_area_hdr(cvf, &hdr, &gpa, &size))
 		cvf_mark(cvf, dirty, iova, length, gpa, size);
-	n = cvf_bar_map(cvf) ?
-	    compsc_host_ring_spans(&cvf->dev, base, len, CVF_MAX_RINGS) : 0;
+	/*
+	 * Rings we cannot read (BAR0 disabled, VF in D3) may still hold
+	 * write-backs since the last read: report the window, as for a late
+	 * area, rather than nothing.
+	 */
+	if (cvf_bar_get(cvf)) {
+		cvf_mark(cvf, dirty, iova, length, iova, length);
+		goto out;
+	}
+	n = compsc_host_ring_spans(&cvf->dev, base, len, CVF_MAX_RINGS);
+	cvf_bar_put(cvf);
 	for (i = 0; i < n; i++)
 		cvf_mark(cvf, dirty, iova, length, base[i], len[i]);
 out:

@@ -8,6 +8,13 @@
  * checked (cvf_load_check()), so a refused stream fails QEMU's load itself
  * and the source keeps running, instead of surfacing only when the
  * destination VM starts.
+ *
+ * A data fd may outlive the device (QEMU keeps it, the VF is unbound):
+ * each file holds a reference on the vfio_device, so its cvf_dev stays
+ * allocated until the file goes, and every path checks that the file was
+ * not disabled before it touches the device's state. Lock order:
+ * state_mutex, then the file's lock (cvf_file_disable() runs under
+ * state_mutex).
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -20,11 +27,24 @@
 static int cvf_file_release(struct inode *inode, struct file *filp)
 {
 	struct cvf_file *f = filp->private_data;
+	struct cvf_dev *cvf = f->cvf;
 
 	mutex_destroy(&f->lock);
 	kvfree(f->buf);
 	kfree(f);
+	put_device(&cvf->core.vdev.device);	/* cvf_file_new()'s; may free cvf */
 	return 0;
+}
+
+/* The arc that owned @f is over: the device may be closed or gone. */
+static bool cvf_file_disabled(struct cvf_file *f)
+{
+	bool off;
+
+	mutex_lock(&f->lock);
+	off = f->disabled;
+	mutex_unlock(&f->lock);
+	return off;
 }
 
 static ssize_t cvf_file_read(struct file *filp, char __user *ubuf,
@@ -72,15 +92,25 @@ static size_t cvf_file_expect(struct cvf_file *f)
 	return sizeof(*env) + le32_to_cpu(env->stream_len);
 }
 
+/*
+ * The check of a complete stream pins the guest's area (cvf_load_check()):
+ * it runs under state_mutex, like every other pin, so that a dma_unmap of
+ * that memory (cvf_dma_unmap(), which takes state_mutex) waits for the
+ * check to drop its pin instead of missing it.
+ */
 static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 			      size_t len, loff_t *pos)
 {
 	struct cvf_file *f = filp->private_data;
+	struct cvf_dev *cvf = f->cvf;
 	size_t want;
 	ssize_t ret;
 
 	if (pos)
 		return -ESPIPE;
+	if (cvf_file_disabled(f))
+		return -ENODEV;
+	mutex_lock(&cvf->state_mutex);
 	mutex_lock(&f->lock);
 	ret = -ENODEV;
 	if (f->disabled)
@@ -97,8 +127,7 @@ static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 	if (!want || f->len < want)
 		goto out;
 	ret = -EINVAL;
-	if (f->len == want &&
-	    !cvf_load_check(f->cvf, f->buf, f->len))
+	if (f->len == want && !cvf_load_check(cvf, f->buf, f->len))
 		ret = len;
 	if (ret < 0)
 		f->disabled = true;	/* refused: no second chance */
@@ -106,6 +135,7 @@ static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 		f->checked = true;
 out:
 	mutex_unlock(&f->lock);
+	cvf_state_mutex_unlock(cvf);
 	return ret;
 }
 
@@ -128,6 +158,9 @@ static long cvf_file_ioctl(struct file *filp, unsigned int cmd,
 		return -EFAULT;
 	if (info.argsz < minsz)
 		return -EINVAL;
+	/* a disabled file's device may be closed: leave its state alone */
+	if (cvf_file_disabled(f))
+		return -ENODEV;
 	mutex_lock(&f->cvf->state_mutex);
 	state = f->cvf->mig_state;
 	cvf_state_mutex_unlock(f->cvf);
@@ -186,6 +219,8 @@ struct cvf_file *cvf_file_new(struct cvf_dev *cvf, bool saving)
 		goto out_buf;
 	}
 	stream_open(f->filp->f_inode, f->filp);
+	/* dropped by cvf_file_release(): the fd may outlive the device */
+	get_device(&cvf->core.vdev.device);
 	return f;
 out_buf:
 	mutex_destroy(&f->lock);

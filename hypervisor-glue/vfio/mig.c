@@ -364,15 +364,31 @@ void cvf_state_mutex_unlock(struct cvf_dev *cvf)
 			break;
 		cvf->deferred_reset = false;
 		spin_unlock(&cvf->reset_lock);
-		/* the reset cleared the queues: the saved enables would turn
-		 * on rings whose bases it zeroed, DMA to IOVA 0
-		 */
-		cvf->dev.stopped = false;
 		cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
+		/* may run inside the reset, under its memory_lock */
+		cvf->in_reset = true;
 		cvf_mig_cleanup(cvf);
+		cvf->in_reset = false;
 	}
 	mutex_unlock(&cvf->state_mutex);
 	spin_unlock(&cvf->reset_lock);
+}
+
+/*
+ * Whether the VF was reset since the take: by a reset being acted on
+ * (in_reset, state_mutex held) or one that came while the mutex was held
+ * and waits for its unlock. Its queue enables and interrupt state are
+ * then the reset's, not the ones the take saved.
+ */
+bool cvf_reset_seen(struct cvf_dev *cvf)
+{
+	bool seen;
+
+	lockdep_assert_held(&cvf->state_mutex);
+	spin_lock(&cvf->reset_lock);
+	seen = cvf->in_reset || cvf->deferred_reset;
+	spin_unlock(&cvf->reset_lock);
+	return seen;
 }
 
 /* The VF was reset: whatever migration was in flight is void. */

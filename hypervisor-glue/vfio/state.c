@@ -78,10 +78,16 @@ int cvf_take(struct cvf_dev *cvf)
 	a = cvf_area_get(cvf, gpa, size);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
-	err = -ENOMEM;
-	if (!cvf_bar_map(cvf))
+	/*
+	 * Held across the readers' bounded drain too: a reset or a memory
+	 * disable waits for the take (take_timeout_ms at most), never the
+	 * other way round.
+	 */
+	err = cvf_bar_get(cvf);
+	if (err)
 		goto out_put;
 	err = __cvf_take(cvf, a);
+	cvf_bar_put(cvf);
 	if (err)
 		goto out_put;
 	cvf->area = a;
@@ -97,11 +103,30 @@ out_put:
  * side released without a version bump, an interrupt so the guest goes on
  * at once
  * @cvf: the device; state_mutex held, device held
+ *
+ * After a reset of the VF (cvf_reset_seen()) only the write side is
+ * released: the reset cleared the queue enables, and writing back the
+ * ones the take saved would start a function-level-reset VF's queues on
+ * rings it no longer knows; the guest driver finds the reset on its own.
+ * So too when BAR0 cannot be accessed (memory disabled, D3).
  */
 void cvf_giveback(struct cvf_dev *cvf)
 {
+	/* never inside a reset: it may hold memory_lock for write */
+	bool bar = !cvf->in_reset && !cvf_bar_get(cvf);
+
+	/* checked under memory_lock: a reset since then comes after us */
+	if (bar && cvf_reset_seen(cvf)) {
+		cvf_bar_put(cvf);
+		bar = false;
+	}
+	if (!bar)
+		cvf->dev.stopped = false;	/* nothing we may restart */
 	compsc_host_giveback(&cvf->area->h, &cvf->dev, 0);
-	compsc_host_kick(&cvf->dev, false);
+	if (bar) {
+		compsc_host_kick(&cvf->dev, false);
+		cvf_bar_put(cvf);
+	}
 	cvf->ctx &= ~COMPSC_MIG_C_HELD;
 	cvf_area_put(cvf, cvf->area);
 	cvf->area = NULL;
@@ -186,9 +211,14 @@ int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	ret = -ENOMEM;
 	if (!s || !*buf)
 		goto out;
+	/* the registers and statistics are read from BAR0 */
+	ret = cvf_bar_get(cvf);
+	if (ret)
+		goto out;
 	ret = cvf_save_sections(cvf, s);
 	if (!ret)
 		ret = cvf_build(cvf, s, *buf);
+	cvf_bar_put(cvf);
 	cvf->dev.stat_base = NULL;	/* s->base goes away */
 	if (ret > 0) {
 		*len = ret;
@@ -281,7 +311,8 @@ static struct cvf_area *cvf_load_area(struct cvf_dev *cvf, const u8 *buf,
 
 /**
  * cvf_load_check() - a destination received @len bytes: may it resume?
- * @cvf: the device (only read; called from the data fd's write)
+ * @cvf: the device (only read; called from the data fd's write);
+ *	state_mutex held: the area is pinned while it is checked
  * @buf: envelope + stream
  * @len: bytes
  *
@@ -296,6 +327,7 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 	struct cvf_area *a;
 	int err;
 
+	lockdep_assert_held(&cvf->state_mutex);
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return -ENOMEM;
@@ -334,8 +366,8 @@ int cvf_give(struct cvf_dev *cvf)
 	if (err < 0)
 		goto out;
 	whole = err > 0;
-	err = -ENOMEM;
-	if (!cvf_bar_map(cvf))
+	err = cvf_bar_get(cvf);	/* the kick below raises the VF's interrupts */
+	if (err)
 		goto out;
 	compsc_host_give(&a->h, &cvf->view, cvf->logging, true);
 	cvf_stats_load(cvf, &cvf->view);
@@ -344,6 +376,7 @@ int cvf_give(struct cvf_dev *cvf)
 					   a->h.size, ctl);
 	compsc_writer_release(ctl);
 	compsc_host_kick(&cvf->dev, true);
+	cvf_bar_put(cvf);
 	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest (%s)\n",
 		 host_cfg ? "configured by the host" : "guest restores its configuration");
 	cvf->ctx &= ~COMPSC_MIG_C_LOADED;

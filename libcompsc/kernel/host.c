@@ -3,7 +3,8 @@
  * The kernel half of the host side (see compsc/host.h), shared by the VFIO
  * variant driver and the bench stand-in: the writer's environment, the
  * VF's identity and BAR, the VF's PF reached through the CompSC ops it
- * registered (each call takes and drops the PF module's reference), and
+ * registered (each call takes and drops the PF module's reference and
+ * the PF device's), and
  * the hand-over that spares the guest its own reset and replay.
  */
 #include <linux/delay.h>
@@ -151,7 +152,7 @@ int compsc_host_pf_export(struct pci_dev *vfdev,
 	} else if (ops && ops->vf_export) {
 		ret = ops->vf_export(pf, vf, st) ?: 1;
 	}
-	compsc_vf_pf_ops_put(ops);
+	compsc_vf_pf_ops_put(ops, pf);
 	if (ret < 0)
 		pci_err(vfdev, "PF cannot export the VF's state: %d\n", ret);
 	else if (ret == 2 && x->ext.lost)
@@ -235,7 +236,7 @@ int compsc_host_pf_apply(struct pci_dev *vfdev,
 	err = compsc_host_pf_call(ops, pf, vf, p, apply);
 	if (!err && apply)
 		err = compsc_host_pf_judge(vfdev, p, compsc_host_ext_pf(ops));
-	compsc_vf_pf_ops_put(ops);
+	compsc_vf_pf_ops_put(ops, pf);
 out:
 	if (err < 0)
 		pci_err(vfdev, "PF refused the VF's state (%s): %d\n",
@@ -260,7 +261,7 @@ int compsc_host_pf_forget(struct pci_dev *vfdev, bool probe)
 	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
 	if (ops && ops->vf_forget)
 		err = probe ? 0 : ops->vf_forget(pf, vf);
-	compsc_vf_pf_ops_put(ops);
+	compsc_vf_pf_ops_put(ops, pf);
 	return err;
 }
 EXPORT_SYMBOL_GPL(compsc_host_pf_forget);
@@ -275,7 +276,7 @@ static bool compsc_host_vf_enable(struct pci_dev *vfdev)
 	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
 	if (ops && ops->vf_enable)
 		err = ops->vf_enable(pf, vf);
-	compsc_vf_pf_ops_put(ops);
+	compsc_vf_pf_ops_put(ops, pf);
 	return !err;
 }
 

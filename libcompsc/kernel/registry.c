@@ -154,17 +154,20 @@ const struct compsc_pf_ops *compsc_vf_pf_ops_get(struct pci_dev *vfdev,
 	e = compsc_vf_find_locked(vfdev, vf);
 	if (e && e->ops && try_module_get(e->ops->owner)) {
 		ops = e->ops;
-		*pf = e->pf;
+		/* the ops are called on @pf: it must outlive the call too */
+		*pf = pci_dev_get(e->pf);
 	}
 	spin_unlock_irqrestore(&compsc_reg_lock, flags);
 	return ops;
 }
 EXPORT_SYMBOL_GPL(compsc_vf_pf_ops_get);
 
-void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops)
+void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops, struct pci_dev *pf)
 {
-	if (ops)
-		module_put(ops->owner);
+	if (!ops)
+		return;
+	pci_dev_put(pf);
+	module_put(ops->owner);
 }
 EXPORT_SYMBOL_GPL(compsc_vf_pf_ops_put);
 

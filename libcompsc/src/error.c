@@ -57,6 +57,7 @@ static const struct compsc_err_desc compsc_errs[COMPSC_E_MAX] = {
 	[COMPSC_EREPLAY_TRUNCATED] = { "replay log: truncated", ENODATA },
 	[COMPSC_EREPLAY_TRAILING] = { "replay log: bytes after the last record", EINVAL },
 	[COMPSC_EREPLAY_CORRUPT] = { "replay log: checksum mismatch (corrupt)", EBADMSG },
+	[COMPSC_EQSTOP]		= { "device queues did not stop in time; device stays with the guest", ETIME },
 };
 
 static const struct compsc_err_desc *compsc_err_lookup(int err)

@@ -74,17 +74,23 @@ COMPSC_EXPORT(compsc_host_area_check);
 
 /* ---- the VF's queues and interrupts ------------------------------------- */
 
-/* Wait (bounded by the model's stop time) until queue control @i stopped. */
-static void compsc_host_qwait(struct compsc_host_dev *d, u32 i)
+/*
+ * Wait (bounded by the model's stop time) until queue control @i stopped.
+ * Return: 0 or -COMPSC_EQSTOP: the queue still runs, so its ring head may
+ * move after it is saved and the destination would resume at the wrong
+ * descriptor. The migration must not go on.
+ */
+static int compsc_host_qwait(struct compsc_host_dev *d, u32 i)
 {
 	const struct compsc_devmodel *dm = d->dm;
 	u64 until = d->env->now_ns(d->env->ctx) + (u64)dm->qstop_us * 1000u;
 
 	while (compsc_rd32(d->bar, dm->qctl[i]) & dm->qctl_enable) {
 		if (d->env->now_ns(d->env->ctx) >= until)
-			return;	/* heads read later may still move: rare */
+			return -COMPSC_EQSTOP;
 		d->env->relax(d->env->ctx);
 	}
+	return 0;
 }
 
 /**
@@ -95,10 +101,15 @@ static void compsc_host_qwait(struct compsc_host_dev *d, u32 i)
  * The guest lists the queue controls to have them restored enabled, so
  * compsc_host_read_state() reports @d->qsaved for them, not the stopped
  * values.
+ *
+ * Return: 0 or -COMPSC_EQSTOP (a queue did not stop in time); either way
+ * @d is marked stopped, so compsc_host_queues_restart() (or a give-back)
+ * puts the enables back.
  */
-void compsc_host_queues_stop(struct compsc_host_dev *d)
+int compsc_host_queues_stop(struct compsc_host_dev *d)
 {
 	const struct compsc_devmodel *dm = d->dm;
+	int err = 0;
 	u32 i;
 
 	for (i = 0; i < dm->nr_qctl; i++) {
@@ -107,9 +118,10 @@ void compsc_host_queues_stop(struct compsc_host_dev *d)
 			    d->qsaved[i] & ~dm->qctl_enable);
 	}
 	compsc_rd32(d->bar, dm->flush);
-	for (i = 0; i < dm->nr_qctl; i++)
-		compsc_host_qwait(d, i);
 	d->stopped = true;
+	for (i = 0; i < dm->nr_qctl && !err; i++)
+		err = compsc_host_qwait(d, i);
+	return err;
 }
 COMPSC_EXPORT(compsc_host_queues_stop);
 
@@ -192,8 +204,12 @@ COMPSC_EXPORT(compsc_host_ring_spans);
  * last destination's reset left it): saving it would hand the next
  * destination a reset device as the guest's. It is refused and released.
  *
+ * A queue that does not stop within the model's bound is given back
+ * too (queues restarted, the result in host_status): its head would move
+ * after the save.
+ *
  * Return: 0 (held) or -COMPSC_E* (not held, nothing changed):
- * -COMPSC_ETIMEDOUT, -COMPSC_EBUSY, -COMPSC_ENOTRESTORED.
+ * -COMPSC_ETIMEDOUT, -COMPSC_EBUSY, -COMPSC_ENOTRESTORED, -COMPSC_EQSTOP.
  */
 int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 		     u64 timeout_ns)
@@ -210,8 +226,10 @@ int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 		compsc_writer_abort(ctl);
 		return -COMPSC_ENOTRESTORED;
 	}
-	compsc_host_queues_stop(d);
-	return 0;
+	err = compsc_host_queues_stop(d);
+	if (err)
+		compsc_host_giveback(a, d, err);
+	return err;
 }
 COMPSC_EXPORT(compsc_host_take);
 

@@ -7,7 +7,10 @@
  *    (FREE -> HELD), so two host threads never both own the device; the
  *    guest only reads it.
  *  - ctl->version: written only by the host that holds ctl->writer, read by
- *    the guest to notice a migration.
+ *    the guest to notice a migration. Published with release after the
+ *    saved state, read with acquire (weakly ordered CPUs).
+ *  - hdr->restored_version, reader->seen_version: published with release
+ *    by the restorer after the restored state, read with acquire.
  *  - slot[i].enter / .exit: monotonic counts of readers entering/leaving.
  *    Slot 1 + c is written only by CPU c (no locked instruction); slot 0 is
  *    shared and always updated atomically. The host only reads slots.
@@ -62,7 +65,7 @@ int __compsc_read_slow(struct compsc_reader *r, u32 cpu, u32 writer,
 	 * seen_version and the CAS (the CAS orders the re-read after it): then
 	 * there is nothing to do and we must not restore a second time.
 	 */
-	if (READ_ONCE(r->seen_version) == version) {
+	if (smp_load_acquire(&r->seen_version) == version) {
 		smp_mb();
 		WRITE_ONCE(r->restoring, 0);
 		return 0;
@@ -75,11 +78,21 @@ busy:
 }
 COMPSC_EXPORT(__compsc_read_slow);
 
+/*
+ * Publication order: the restored state first, then the versions that
+ * say it is there. A context on another CPU that finds seen_version equal
+ * to the version (tryenter's acquire) uses the device and the rings at
+ * once, so every register write and ring rotation of the restore must be
+ * visible before it: mb() for the device (MMIO), release for the words.
+ * The host reads restored_version before it saves the device again.
+ */
 void compsc_restore_done(struct compsc_reader *r)
 {
-	WRITE_ONCE(r->seen_version, r->restore_version);
+	mb();	/* the restore's device accesses before the publication */
+	smp_store_release(&r->seen_version, r->restore_version);
 	/* tells the next migration the device holds guest state again */
-	WRITE_ONCE(r->hdr->restored_version, cpu_to_le64(r->restore_version));
+	smp_store_release(&r->hdr->restored_version,
+			  cpu_to_le64(r->restore_version));
 	/* seen_version before the flag: a CAS winner re-reads it (slow path) */
 	smp_mb();
 	WRITE_ONCE(r->restoring, 0);
@@ -193,7 +206,7 @@ int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 		}
 		env->relax(env->ctx);
 	}
-	smp_mb();	/* our device accesses follow the readers' exits */
+	mb();	/* our device accesses (MMIO) follow the readers' exits */
 	/*
 	 * The last hand-back's "host configured the VF" travels with guest
 	 * memory: a destination that does not renew it (an older host) must
@@ -205,28 +218,36 @@ int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 }
 COMPSC_EXPORT(compsc_writer_acquire);
 
+/*
+ * Release order, paired with the acquires of compsc_read_tryenter(): the
+ * host's device accesses (mb(): MMIO) and the saved state it wrote into
+ * the area, then the version, then FREE. A reader that sees the new
+ * version sees the saved state; one that sees FREE sees the version.
+ */
 void compsc_writer_release(struct compsc_area_ctl *ctl)
 {
 	u64 v = le64_to_cpu(READ_ONCE(ctl->version));
 
-	smp_mb();	/* the host's device accesses before the hand-back */
-	WRITE_ONCE(ctl->version, cpu_to_le64(v + 1));
-	smp_wmb();	/* a reader that sees FREE sees the new version */
-	WRITE_ONCE(ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
+	mb();	/* the host's device accesses before the hand-back */
+	smp_store_release(&ctl->version, cpu_to_le64(v + 1));
+	/* a reader that sees FREE sees the new version */
+	smp_store_release(&ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
 }
 COMPSC_EXPORT(compsc_writer_release);
 
 void compsc_writer_abort(struct compsc_area_ctl *ctl)
 {
-	smp_mb();	/* the host's device accesses before the hand-back */
-	WRITE_ONCE(ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
+	mb();	/* the host's device accesses before the hand-back */
+	/* pairs with compsc_read_tryenter()'s acquire */
+	smp_store_release(&ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
 }
 COMPSC_EXPORT(compsc_writer_abort);
 
 int compsc_writer_device_restored(const struct compsc_area_hdr *hdr,
 				  const struct compsc_area_ctl *ctl)
 {
-	return le64_to_cpu(READ_ONCE(hdr->restored_version)) ==
+	/* pairs with compsc_restore_done(): the device was restored first */
+	return le64_to_cpu(smp_load_acquire(&hdr->restored_version)) ==
 	       le64_to_cpu(READ_ONCE(ctl->version));
 }
 COMPSC_EXPORT(compsc_writer_device_restored);

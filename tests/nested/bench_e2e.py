@@ -35,17 +35,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
 from compscvm import Peer  # noqa: E402
 from e2e_plot import gap_parts, plot_gaps  # noqa: E402
-from nested import DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT  # noqa: E402
+from nested import (DST_PORT, L1, L2_IP, MIG_PORT, MIGRATION_ENDS,  # noqa: E402
+                    SRC_PORT, migration_summary)
 
 PING_INTERVAL = 0.05
 REPS = 5                 # migrations per mode, back and forth; median reported
 CONVERGE_TIMEOUT = 240   # s of pre-copy before "does not converge"
 RESUME_TIMEOUT = 90      # s after the switch-over for the peer to hear back
-
-
-def qemu_downtime(info: str):
-    m = re.search(r"downtime:\s*(\d+)\s*ms", info, re.I)
-    return int(m.group(1)) if m else None
 
 
 class Mode:
@@ -55,7 +51,7 @@ class Mode:
     src_dev = "vf0"
     dst_dev = "vf1"
     vfioopts = ""
-    params: tuple = ()
+    params: dict = {}
     reps = REPS
     guest_timeline = False   # the guest driver reports its restore (CompSC)
     bar_mmap = False         # the VF's BAR mapped into the L2 (else trapped)
@@ -157,7 +153,7 @@ class Mode:
         self.l1.wait_incoming(port)
 
     def once(self, src: int, dst: int) -> dict:
-        """One migration @src -> @dst (monitor ports) under the ping stream."""
+        """One migration @src -> @dst (QMP ports) under the ping stream."""
         mark = len(self.l1.sh("dmesg").out)
         names = {SRC_PORT: "src", DST_PORT: "dst"}
         restores = self.restores(names[src]) if self.guest_timeline else 0
@@ -169,15 +165,17 @@ class Mode:
                 self.after()
             t1 = time.time()
             if res["status"] != "completed":
-                self.l1.hmp(src, "migrate_cancel")
-                print(f"bench-e2e: {self.name}: not completed:\n{res['info'][-800:]}\n" +
+                if res["status"] not in MIGRATION_ENDS:
+                    self.l1.qmp(src, "migrate_cancel")
+                print(f"bench-e2e: {self.name}: not completed: {migration_summary(res)}\n" +
                       self.l1.sh("tail -n 5 /run/src.qemu /run/dst.qemu; dmesg | tail -n 8",
                                  check=False).out, flush=True)
             resumed = self.wait_replies(ps, t1) if res["status"] == "completed" else False
             time.sleep(2)
         gap = ps.trace.max_gap(t0, time.time()) if resumed else None
         out = {"mode": self.name, "status": res["status"], "peer_gap_s": gap,
-               "qemu_downtime_ms": qemu_downtime(res["info"]),
+               "qemu_downtime_ms": res.get("downtime"),
+               "qemu_total_ms": res.get("total-time"),
                "migrate_s": round(t1 - t0, 2)}
         if gap is not None:
             # where the gap sits against the driver's take and hand-over
@@ -211,15 +209,23 @@ class Unplug(Mode):
     reps = 1    # ~30 s each here, an order of magnitude above the others
 
     def migrate(self, src: int, dst: int) -> dict:
-        self.l1.hmp(src, "device_del hostdev0")
+        self.l1.qmp(src, "device_del", id="hostdev0")
         # the guest gives the NIC back (PCIe attention button, ~5 s in Linux)
         t = time.time()
-        while "hostdev0" in self.l1.hmp(src, "info pci") and time.time() - t < 60:
+        while self.plugged(src, "hostdev0"):
+            if time.time() - t > 60:
+                raise RuntimeError("the L2 never gave its VF back for device_del")
             time.sleep(0.5)
         return super().migrate(src, dst)
 
+    def plugged(self, port: int, dev: str) -> bool:
+        """Whether the L2 QEMU on @port still has the device with id @dev."""
+        return any(c["name"] == dev for c in
+                   self.l1.qmp(port, "qom-list", path="/machine/peripheral"))
+
     def after(self) -> None:
-        self.l1.hmp(DST_PORT, f"device_add vfio-pci,host={self.l1.vf1},id=hostdev1,bus=rp1")
+        self.l1.qmp(DST_PORT, "device_add", driver="vfio-pci", host=self.l1.vf1,
+                    id="hostdev1", bus="rp1")
 
 
 class Virtio(Mode):

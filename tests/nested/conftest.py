@@ -7,6 +7,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
 from compscvm import Peer  # noqa: E402
 from nested import L1  # noqa: E402
+from stallreport import pytest_runtest_makereport  # noqa: E402,F401 (hook)
 
 
 @pytest.fixture(scope="module")

@@ -30,11 +30,20 @@ l1_bind() {
 	basename "$(readlink /sys/bus/pci/devices/$1/driver)"
 }
 
-# hmp PORT command...: one monitor command, its output
-hmp() {
-	p=$1; shift
-	(echo "$*"; sleep ${HMPWAIT:-1}) | nc 127.0.0.1 $p | tr -d '\r' |
-		sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -v -e '^(qemu)' -e 'QEMU .* monitor'; true
+# l1_mgmt MAC IP: the management NIC (the one with MAC) up at IP; the L2
+# QEMUs' QMP servers listen there, and L1's QEMU forwards their ports
+# from the harness's side (tests/nested/nested.py)
+l1_mgmt() {
+	for m in failover net_failover virtio_net; do
+		[ -d /sys/module/$m ] || insmod /lib/compsc/nested/$m.ko
+	done
+	# virtio_net probes while insmod runs: the NIC is there now or never
+	dev=$(grep -lsx "$1" /sys/class/net/*/address) ||
+		{ echo "l1_mgmt: no NIC with MAC $1" >&2; return 1; }
+	dev=$(basename "$(dirname "$dev")")
+	ip addr add "$2/24" dev "$dev"
+	ip link set "$dev" up
+	echo "$2" > /run/mgmt.ip
 }
 
 # l2_nic NAME DEV: the QEMU NIC arguments of an L2. DEV is a VF's BDF
@@ -79,8 +88,9 @@ l2_cmd() {
 	printf '%s\n' "$*" > /run/$name.ctl.in
 }
 
-# l2_start NAME DEV IP MONPORT [extra qemu args]: one L2 VM in the
-# background; DEV as for l2_nic
+# l2_start NAME DEV IP QMPPORT [extra qemu args]: one L2 VM in the
+# background, its QMP server on the management NIC's QMPPORT; DEV as for
+# l2_nic
 l2_start() {
 	name=$1 dev=$2 ip=$3 port=$4; shift 4
 	# a previous VM's log would satisfy wait_l2_up before QEMU truncates it
@@ -92,7 +102,7 @@ l2_start() {
 		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip" \
 		-device pcie-root-port,id=rp1,slot=1,chassis=1 \
 		-serial file:/run/$name.log -serial pipe:/run/$name.ctl \
-		-monitor tcp:127.0.0.1:$port,server=on,wait=off \
+		-qmp tcp:$(cat /run/mgmt.ip):$port,server=on,wait=off \
 		$(l2_nic $name $dev) \
 		"$@" > /run/$name.qemu 2>&1 &
 	echo $! > /run/$name.pid

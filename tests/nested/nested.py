@@ -2,6 +2,7 @@
 on VF0 and VF1, Debian's QEMU over 9p), L2 VMs are guests running the CompSC
 igbvf on a passed-through VF. Python drives; the L1 side is tests/nested/l1lib.sh."""
 
+import asyncio
 import json
 import os
 import re
@@ -11,6 +12,8 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from qemu.qmp import ExecuteError, QMPClient, QMPError
 
 from compscvm import VM, Bench, vf_ip, BenchError
 
@@ -29,13 +32,21 @@ L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p
               "virt/lib/irqbypass",
               "drivers/vfio/vfio_iommu_type1", "drivers/vfio/pci/vfio-pci-core",
               "drivers/vfio/pci/vfio-pci"]
+# The L2 QEMUs' QMP servers (source, destination) listen on these ports on
+# L1's management NIC, and L1's user netdev forwards the same ports from
+# 127.0.0.1 in the peer's namespace, where Peer.connect() reaches them.
 SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
+MGMT_IP = "10.0.2.15"     # L1's management NIC (l1lib.sh l1_mgmt)
+MGMT_MAC = "52:54:00:77:0f:01"
 L2_IP = vf_ip(0)
 # A 1 s downtime budget: the tests' migrations converge sooner under TCG in
 # TCG. (The name is history: without DMA logging, where type1 reported all
 # RAM dirty, these made QEMU move it all at once; compsc_vfio now refuses
-# such a migration, test_migrate_no_dma_log.py.)
-ALL_DIRTY = ("downtime-limit 1000", "avail-switchover-bandwidth 1000")
+# such a migration, test_migrate_no_dma_log.py.) QMP takes the bandwidth
+# in bytes/s; 1000 MiB/s is what HMP's "1000" was.
+ALL_DIRTY = {"downtime-limit": 1000, "avail-switchover-bandwidth": 1000 << 20}
+RETURN_PATH = [{"capability": "return-path", "state": True}]
+MIGRATION_ENDS = ("completed", "failed", "cancelled")
 
 
 def _sh(*argv, **kw):
@@ -123,12 +134,16 @@ def _stock_module(m: str) -> Path:
 # For bench-e2e's virtio-net baseline: a bridge with the PF and taps
 # (l1lib.sh l1_bridge loads them).
 L1_NET_MODULES = ["net/llc/llc", "net/802/stp", "net/bridge/bridge", "drivers/net/tun"]
+# L1's management NIC (virtio-net on a user netdev): only the L2 QEMUs' QMP
+# ports are forwarded to it, so monitor traffic never shares the PF's wire
+# with the traffic the tests measure (l1lib.sh l1_mgmt loads them).
+L1_MGMT_MODULES = ["net/core/failover", "drivers/net/net_failover", "drivers/net/virtio_net"]
 
 
 def l1_modules() -> dict:
     """{guest path: host file}: the stock modules, the VFIO core, compsc_vfio.ko."""
     files = {f"/lib/compsc/nested/{Path(m).name}.ko": str(_stock_module(m))
-             for m in L1_MODULES + L1_NET_MODULES}
+             for m in L1_MODULES + L1_NET_MODULES + L1_MGMT_MODULES}
     core = VFIO_CORE_KO or _stock_module("drivers/vfio/vfio")
     files["/lib/compsc/nested/vfio.ko"] = str(core)
     files["/lib/compsc/nested/compsc_vfio.ko"] = str(VFIO_KO)
@@ -147,17 +162,21 @@ class L1(VM):
     def qemu_argv(self, *a, **kw):
         argv = super().qemu_argv(*a, **kw)
         i = argv.index("-display")
+        fwd = ",".join(f"hostfwd=tcp:127.0.0.1:{p}-{MGMT_IP}:{p}" for p in (SRC_PORT, DST_PORT))
         # the IOMMU first, so every PCI device sits behind it
         return (argv[:i] + ["-device", "intel-iommu,intremap=on,caching-mode=on"] + argv[i:] +
                 ["-virtfs", f"local,path={self._share},mount_tag=share,security_model=none,"
-                 "readonly=on"])
+                 "readonly=on",
+                 # restrict=on: L1 reaches nothing through it; the forwards still work
+                 "-netdev", f"user,id=mgmt,restrict=on,{fwd}",
+                 "-device", f"virtio-net-pci,netdev=mgmt,mac={MGMT_MAC},romfile="])
 
     def sh(self, cmd: str, timeout: float = 120, check: bool = True):
         return self.run(f". /usr/sbin/l1lib.sh; {cmd}", timeout=timeout, check=check)
 
     def setup(self, vfio_params: str = "") -> tuple:
         """PF + 2 VFs (bench-setup), vfio, compsc_vfio on VF0 and VF1."""
-        self.sh("l1_mount")
+        self.sh(f"l1_mount; l1_mgmt {MGMT_MAC} {MGMT_IP}")
         vfs = self.setup_vfs(2, igb=Bench.guest_module("drivers", "igb", "igb.ko"), wait_link=0)
         self.sh(f"l1_vfio {vfio_params}")
         for vf in vfs[:2]:
@@ -193,9 +212,6 @@ class L1(VM):
                 return log
             time.sleep(1)
         raise AssertionError(f"{pattern!r} not seen {count} times in {timeout} s:\n{log[-3000:]}")
-
-    def hmp(self, port: int, cmd: str, wait: float = 1) -> str:
-        return self.sh(f"HMPWAIT={wait} hmp {port} {cmd!r}").out
 
     def l2_stop(self, *names: str) -> None:
         """Kill the named L2 QEMUs and wait until they are gone: one still
@@ -280,41 +296,99 @@ class L1(VM):
         new line began after the moment."""
         return self.wait_l2_stat(name, timeout=timeout, after=mark + 2)[mark + 2]
 
-    def wait_incoming(self, port: int, timeout: float = 120) -> None:
-        """Until the L2 QEMU on monitor @port waits for a migration: one
-        started with -incoming needs a while under TCG, and a migration
-        (or a capability set) sent before it listens goes nowhere."""
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < timeout:
-            if "inmigrate" in self.hmp(port, "info status"):
-                return
-            time.sleep(1)
-        raise BenchError(f"QEMU on monitor {port} never waited for a migration")
+    def qmp(self, port: int, command: str, timeout: float = 30, **args):
+        """@command with @args to the L2 QEMU whose QMP server is on @port:
+        its "return", or QMPFailed naming the command and QEMU's error.
+        One connection per command: L2 QEMUs come and go on the same ports."""
+        return asyncio.run(self._qmp(port, command, args, timeout))
 
-    def migrate(self, timeout: float = 300, params=(), poll: float = 2,
+    async def _qmp(self, port: int, command: str, args: dict, timeout: float):
+        what = f"QMP {command} {json.dumps(args)} to the L2 on port {port}"
+        client = await self._qmp_connect(port, timeout, what)
+        try:
+            return await asyncio.wait_for(client.execute(command, args), timeout)
+        except ExecuteError as e:
+            raise QMPFailed(f"{what}: {e.error_class}: {e}") from None
+        except (QMPError, OSError) as e:    # TimeoutError is an OSError
+            raise QMPFailed(f"{what}: no answer (waited up to {timeout} s): {e!r}") from None
+        finally:
+            await _qmp_close(client)
+
+    async def _qmp_connect(self, port: int, timeout: float, what: str) -> QMPClient:
+        """A negotiated session through L1's forwarded @port. A QEMU that
+        has just started may not listen yet (L1's forwarder then takes the
+        connection and drops it at once): tried again until @timeout."""
+        end = time.monotonic() + timeout
+        while True:
+            client = QMPClient(f"l2:{port}")
+            try:
+                sock = self.peer.connect("127.0.0.1", port)
+                await asyncio.wait_for(client.connect(sock), 10)
+                return client
+            except (QMPError, OSError) as e:
+                await _qmp_close(client)
+                if time.monotonic() >= end:
+                    raise QMPFailed(f"{what}: no QMP server in {timeout} s: {e!r}") from None
+            await asyncio.sleep(0.5)
+
+    def l2_status(self, port: int, timeout: float = 30) -> str:
+        """The run state of the L2 QEMU on @port ("running", "inmigrate", ...)."""
+        return self.qmp(port, "query-status", timeout=timeout)["status"]
+
+    def wait_incoming(self, port: int, timeout: float = 120) -> None:
+        """Until the L2 QEMU on @port waits for a migration: one started
+        with -incoming needs a while under TCG, and a migration (or a
+        capability set) sent before it listens goes nowhere."""
+        end = time.monotonic() + timeout
+        while (status := self.l2_status(port, max(1, end - time.monotonic()))) != "inmigrate":
+            if time.monotonic() >= end:
+                raise BenchError(f"QEMU on port {port} never waited for a migration: {status}")
+            time.sleep(1)
+
+    def migrate(self, timeout: float = 300, params: dict = None, poll: float = 2,
                 src: int = SRC_PORT, dst: int = DST_PORT) -> dict:
-        """Migrate the L2 with monitor port @src to the one on @dst (started
-        with -incoming); the final info, polled every @poll seconds."""
+        """Migrate the L2 on @src to the one on @dst (started with -incoming)
+        with migration @params; query-migrate's last answer (polled every
+        @poll s), see migrate_wait()."""
         self.migrate_start(params, src, dst)
         return self.migrate_wait(timeout, poll, src)
 
-    def migrate_start(self, params=(), src: int = SRC_PORT, dst: int = DST_PORT) -> None:
-        for p in params:
-            self.hmp(src, f"migrate_set_parameter {p}")
-        self.hmp(src, "migrate_set_capability return-path on")
-        self.hmp(dst, "migrate_set_capability return-path on")
-        self.hmp(src, f"migrate -d tcp:127.0.0.1:{MIG_PORT}")
+    def migrate_start(self, params: dict = None, src: int = SRC_PORT,
+                      dst: int = DST_PORT) -> None:
+        if params:
+            self.qmp(src, "migrate-set-parameters", **params)
+        for port in (src, dst):
+            self.qmp(port, "migrate-set-capabilities", capabilities=RETURN_PATH)
+        self.qmp(src, "migrate", uri=f"tcp:127.0.0.1:{MIG_PORT}")
 
     def migrate_wait(self, timeout: float = 300, poll: float = 2,
                      src: int = SRC_PORT) -> dict:
-        """Until the migration from @src ends: its status and final info."""
+        """query-migrate on @src, polled every @poll s until the migration
+        ends or @timeout s pass: its last answer ("status", "downtime" and
+        "total-time" in ms, "ram", "error-desc" on failure, ...)."""
         t0 = time.monotonic()
-        info = ""
-        while time.monotonic() - t0 < timeout:
-            info = self.hmp(src, "info migrate", wait=min(1, poll))
-            m = re.search(r"[Ss]tatus:\s*(\S+)", info)
-            if m and m.group(1) in ("completed", "failed", "cancelled"):
-                break
+        while True:
+            info = self.qmp(src, "query-migrate")
+            if info.get("status") in MIGRATION_ENDS or time.monotonic() - t0 >= timeout:
+                return info
             time.sleep(poll)
-        return {"status": (re.search(r"[Ss]tatus:\s*(\S+)", info) or [None, "?"])[1],
-                "info": info}
+
+
+class QMPFailed(BenchError):
+    """A QMP command to an L2 QEMU failed, or got no answer."""
+
+
+async def _qmp_close(client: QMPClient) -> None:
+    """Disconnect; an error the session already had (EOF after quit, a
+    dropped connection) was reported where it mattered."""
+    try:
+        await client.disconnect()
+    except (QMPError, OSError, EOFError):
+        pass
+
+
+def migration_summary(info: dict) -> str:
+    """One line from query-migrate's answer, for the test logs."""
+    return (f"{info.get('status')}, downtime {info.get('downtime')} ms,"
+            f" total {info.get('total-time')} ms"
+            + (f", error: {info['error-desc']}" if "error-desc" in info else ""))

@@ -9,18 +9,9 @@ after that. QEMU then resends the whole RAM once more: 4 dirty syncs,
 downtime 322 ms, total 6.2 s. With logging: 3 syncs, 65876 pages (1.00x),
 49 MiB, downtime 138-271 ms, total 2.0-2.4 s. Hence the page count below.
 """
-import re
-
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
 
-L2_RAM_KB = 256 * 1024
-
-
-def _num(info: str, key: str) -> int:
-    """The number after '@key:' in HMP 'info migrate'."""
-    m = re.search(rf"^{key}:\s*(\d+)", info, re.M)
-    assert m, f"no '{key}' in info migrate:\n{info}"
-    return int(m.group(1))
+L2_RAM = 256 << 20
 
 
 def _log_counter(l1, vf: str, name: str) -> int:
@@ -37,23 +28,21 @@ def test_migrate_converges(l1, peer):
     l1.wait_l2_stat("src", "compsc_restores")
     with peer.ping_stream(L2_IP, interval=0.5):
         res = l1.migrate()    # QEMU's default parameters
-    info = res["info"]
-    assert res["status"] == "completed", info
-    sent, total = _num(info, "transferred ram"), _num(info, "total ram")
-    syncs, downtime = _num(info, "dirty sync count"), _num(info, "downtime")
-    pages = _num(info, "duplicate") + _num(info, "normal")      # zero + data
-    ram_pages = total // _num(info, "page size")
+    assert res["status"] == "completed", res
+    ram = res["ram"]     # query-migrate's, in bytes and pages
+    pages = ram["duplicate"] + ram["normal"]      # zero + data
+    ram_pages = ram["total"] // ram["page-size"]
     reads = _log_counter(l1, l1.vf0, "log_reads")
     marked = _log_counter(l1, l1.vf0, "log_marked_bytes")
-    print(f"nested: converged, transferred={sent} KiB"
-          f" of {total} KiB RAM, pages sent={pages} ({pages / ram_pages:.2f}x RAM),"
-          f" dirty syncs={syncs}, downtime={downtime} ms,"
-          f" total time={_num(info, 'total time')} ms;"
+    print(f"nested: converged, transferred={ram['transferred'] >> 10} KiB"
+          f" of {ram['total'] >> 10} KiB RAM, pages sent={pages}"
+          f" ({pages / ram_pages:.2f}x RAM), dirty syncs={ram['dirty-sync-count']},"
+          f" downtime={res['downtime']} ms, total time={res['total-time']} ms;"
           f" driver log reads={reads} marked={marked} B")
-    assert total >= L2_RAM_KB, info     # RAM plus ROMs
+    assert ram["total"] >= L2_RAM, res     # RAM plus ROMs
     # all-dirty resends every page at each sync; with the log only the
     # first pass is whole
-    assert pages < 1.5 * ram_pages, info
+    assert pages < 1.5 * ram_pages, res
     assert reads > 0, "QEMU never read the device's DMA log"
     # the moved (fresh) guest runs, restored; its first line may be the source's
     l1.wait_l2_stat("dst", "compsc_restores", pred=lambda s: int(s["compsc_restores"]) > 0)

@@ -3,10 +3,9 @@ the guest restores through CompSC (not its reset path) without a mailbox
 message (the destination host configured the VF), its counters continue,
 its rings were shifted, and transmit keeps working well past the restore
 (an 8 s quiet TX queue trips the guest's watchdog and counts as a reset)."""
-import re
 import time
 
-from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT
+from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary
 
 WATCH_S = 14
 PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
@@ -36,7 +35,7 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
         t0 = time.time()
         res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
         t1 = time.time()
-        assert res["status"] == "completed", res["info"]
+        assert res["status"] == "completed", res
         # taken in PRE_COPY, while the guest's vCPUs still ran
         assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
         bdfs = (l1.vf0, l1.vf1) if left_vf == 0 else (l1.vf1, l1.vf0)
@@ -52,7 +51,7 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
         time.sleep(WATCH_S)
         after = l1.wait_l2_stat(dst_name, pred=lambda s: float(s["up"]) >= up_r + WATCH_S)
     quiet = _quiet(ps.trace, t_r, t_r + WATCH_S)
-    print(f"nested: {src}->{dst}: qemu {re.findall(r'downtime: [0-9]+ ms', res['info'])}"
+    print(f"nested: {src}->{dst}: qemu {migration_summary(res)};"
           f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s),"
           f" longest quiet after the restore {quiet:.2f} s; guest: restore"
           f" {after[-1].get('compsc_restore_us')} us, transmit restarted"

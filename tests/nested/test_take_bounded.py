@@ -45,8 +45,8 @@ def test_take_bounded(l1, peer):
             t0 = time.time()
             time.sleep(WINDOW_S)
             t1 = time.time()
-        info = l1.hmp(SRC_PORT, "info migrate")
-        assert re.search(r"[Ss]tatus:\s*active", info), info
+        info = l1.qmp(SRC_PORT, "query-migrate")
+        assert info["status"] == "active", info
         got = len([t for t, _ in ps.trace.replies if t0 <= t <= t1])
         gap = ps.trace.max_gap(t0, t1)
         assert got >= WINDOW_S, f"{got} replies in {WINDOW_S} s of pre-copy"
@@ -54,7 +54,7 @@ def test_take_bounded(l1, peer):
     finally:
         l1.sh(f"echo 0 > {PARAMS}/fault_size")
     res = l1.migrate_wait()
-    assert res["status"] == "completed", res["info"]
+    assert res["status"] == "completed", res
     l1.sh(f"ip link set {PF} vf 0 mac 02:00:00:00:00:90")
     # (the first line on the destination may have been read on the source)
     stats = l1.wait_l2_stat("dst", "compsc_restores",

@@ -30,6 +30,7 @@ COMPSC_MODULES, COMPSC_QEMU). Every VM keeps its console log under
 from __future__ import annotations
 
 import atexit
+import ctypes
 import json
 import os
 import re
@@ -38,6 +39,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -82,6 +84,20 @@ class KernelProblem(BenchError):
     """The guest log shows an Oops, BUG, WARNING, panic or call trace."""
 
 
+class GuestStalled(BenchError):
+    """A running guest stopped answering (no HELLO, no reply from the agent).
+
+    str() is one line: which VM, what it was doing, where its console log
+    is. On a busy 2-core host a TCG guest can starve; the caller decides
+    whether a retry is honest (a boot is; a measurement that stalled half
+    way is not silently repeated). The console tail is in .detail."""
+
+    def __init__(self, vm: str, doing: str, why: str, console: Path, detail: str = ""):
+        self.vm, self.doing, self.why, self.console_path = vm, doing, why, console
+        self.detail = detail
+        super().__init__(f"guest {vm} stalled while {doing} ({why}); console log: {console}")
+
+
 # ------------------------------------------------------- kernel-log scanner
 
 # Lines that mean the kernel went wrong. Taint notices for our out-of-tree,
@@ -94,6 +110,12 @@ HARMLESS_RE = re.compile(
     r"loading out-of-tree module taints kernel"
     r"|module verification failed"
     r"|tainting kernel")
+
+
+def _short(cmd: str, n: int = 60) -> str:
+    """A guest command cut to one short line for a one-line message."""
+    c = " ".join(cmd.split())
+    return c if len(c) <= n else c[:n - 3] + "..."
 
 
 def kernel_problems(text: str, context: int = 20) -> list[str]:
@@ -189,6 +211,10 @@ atexit.register(_cleanup_all)
 if threading.current_thread() is threading.main_thread():
     if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
         signal.signal(signal.SIGTERM, lambda *_: (_cleanup_all(), os._exit(143)))
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWNET = 0x40000000
 
 
 def _pdeath(argv: Sequence[str]) -> list[str]:
@@ -392,6 +418,29 @@ class Peer:
         argv = ["sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
         return _sh(self.wrap(argv), timeout=timeout, check=check)
 
+    def connect(self, addr: str, port: int, timeout: float = 10) -> socket.socket:
+        """A TCP connection to @addr:@port made inside the namespace (e.g. to
+        a port a VM's user netdev forwards there), usable from here: a
+        socket keeps the namespace it was made in, so a short-lived thread
+        joins the namespace just to make it, and this process stays out."""
+        made: dict = {}
+
+        def inside() -> None:
+            try:
+                with open(f"/run/netns/{self.ns}") as ns:
+                    if _libc.setns(ns.fileno(), CLONE_NEWNET) != 0:
+                        raise OSError(ctypes.get_errno(), f"setns {self.ns}")
+                made["sock"] = socket.create_connection((addr, port), timeout)
+            except OSError as e:
+                made["err"] = e
+
+        t = threading.Thread(target=inside, name=f"connect-{self.ns}")
+        t.start()
+        t.join()
+        if "err" in made:
+            raise made["err"]
+        return made["sock"]
+
     def popen(self, argv: Sequence[str], **kw) -> subprocess.Popen:
         """Start a background process in the namespace; killed by close()."""
         kw.setdefault("stdout", subprocess.PIPE)
@@ -559,10 +608,12 @@ class Pending:
         got = self.vm._chan.wait(self.rid, grace, self.vm.alive)
         dt = time.monotonic() - self.t0
         if got is None:
-            raise BenchError(
-                f"no reply from the guest agent after {dt:.0f}s "
-                f"({'QEMU exited' if not self.vm.alive() else 'guest unresponsive'}): "
-                f"{self.cmd}\n--- console tail\n{self.vm.console()[-4000:]}")
+            if not self.vm.alive():
+                raise BenchError(f"QEMU exited {dt:.0f}s into: {self.cmd}\n--- console tail\n"
+                                 f"{self.vm.console()[-4000:]}")
+            raise GuestStalled(self.vm.name, f"running `{_short(self.cmd)}`",
+                               f"no reply from the guest agent after {dt:.0f}s",
+                               self.vm.console_path, self.vm.console()[-4000:])
         st, to, out, err = got
         r = Result(self.cmd, st, out.decode(errors="replace"),
                    err.decode(errors="replace"), dt, timed_out=to)
@@ -616,6 +667,10 @@ class VM:
                            boot_timeout, interactive)
         try:
             self._boot(*self._boot_args)
+        except GuestStalled as e:
+            # Nothing ran in the guest yet: booting it again hides nothing.
+            print(f"compscvm: {e}; booting it once more", file=sys.stderr)
+            self.reboot()
         except BaseException:
             self.close(check=False)
             raise
@@ -625,7 +680,8 @@ class VM:
         (same tap and peer). The previous console log is kept as
         console.log.<n>; the guest starts from scratch (no VFs set up)."""
         self._stop()
-        self.console_path.rename(self.dir / f"console.log.{self.boots}")
+        if self.console_path.exists():
+            self.console_path.rename(self.dir / f"console.log.{self.boots}")
         self._sockdir.mkdir(exist_ok=True)
         self._closed = False
         _live.add(self)
@@ -731,7 +787,10 @@ class VM:
                 self._proc.wait(5)
             except subprocess.TimeoutExpired:
                 pass
-            why = "QEMU exited" if not self.alive() else f"timeout {timeout}s"
+            if self.alive():
+                raise GuestStalled(self.name, "booting", f"no agent after {dt:.0f}s",
+                                   self.console_path, self.console()[-6000:])
+            why = "QEMU exited"
             raise BenchError(f"guest agent did not start ({why}, {dt:.1f}s after QEMU start)\n"
                              f"{self._diag()}")
         self.boot_seconds = time.monotonic() - self._t0

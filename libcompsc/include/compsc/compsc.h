@@ -61,6 +61,8 @@ enum {
 	COMPSC_EREPLAY_TRUNCATED, /* packed: shorter than its records */
 	COMPSC_EREPLAY_TRAILING, /* packed: bytes after the last record */
 	COMPSC_EREPLAY_CORRUPT,	/* packed: checksum mismatch */
+	/* host side, continued */
+	COMPSC_EQSTOP,		/* a VF queue did not stop within the model's bound */
 	COMPSC_E_MAX
 };
 
@@ -198,11 +200,21 @@ static inline int compsc_read_tryenter(struct compsc_reader *r, u32 cpu)
 	 * either the writer sees our enter or we see its COMPSC_WRITER_HELD.
 	 */
 	barrier();
-	writer = le32_to_cpu(READ_ONCE(r->ctl->writer));
-	smp_rmb();	/* pairs with smp_wmb() in compsc_writer_release() */
-	version = le64_to_cpu(READ_ONCE(r->ctl->version));
+	/*
+	 * Acquire, pairing with the releases of compsc_writer_release(): a
+	 * FREE writer comes with its version, a new version with the saved
+	 * state the host wrote before it (the restore reads it), and our
+	 * device accesses come after the host's. seen_version likewise pairs
+	 * with compsc_restore_done(): whoever sees the restored version sees
+	 * the restored device and the driver's rotated rings. Plain loads on
+	 * x86; one load-acquire each on arm64.
+	 */
+	writer = le32_to_cpu(smp_load_acquire(&r->ctl->writer));
+	/* acquire: the saved state the host wrote before the version */
+	version = le64_to_cpu(smp_load_acquire(&r->ctl->version));
+	/* acquire: the restored state, published before seen_version */
 	if (unlikely(writer != COMPSC_WRITER_FREE ||
-		     version != READ_ONCE(r->seen_version)))
+		     version != smp_load_acquire(&r->seen_version)))
 		return __compsc_read_slow(r, cpu, writer, version);
 	return 0;
 }
@@ -212,12 +224,11 @@ static inline void compsc_read_exit(struct compsc_reader *r, u32 cpu)
 	struct compsc_slot *s = __compsc_read_slot(r, cpu);
 
 	/*
-	 * Release: the device accesses of the section happen before the
-	 * writer can count us out. rmb+wmb order loads and stores before the
-	 * increment's store; both are free on x86.
+	 * Release: the device accesses of the section (MMIO, which smp_*()
+	 * barriers do not order) happen before the writer can count us out
+	 * and touch the device itself. Free on x86 (compsc_io_release()).
 	 */
-	smp_rmb();
-	smp_wmb();
+	compsc_io_release();
 	if (likely(s != r->slots))
 		compsc_local_inc((__u64 *)&s->exit);
 	else

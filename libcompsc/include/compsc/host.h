@@ -177,7 +177,7 @@ compsc_host_ctl(const struct compsc_host_area *a)
 int compsc_host_area_check(struct compsc_host_area *a,
 			   const struct compsc_policy *p, u32 *bad);
 
-void compsc_host_queues_stop(struct compsc_host_dev *d);
+int compsc_host_queues_stop(struct compsc_host_dev *d);
 void compsc_host_queues_restart(struct compsc_host_dev *d);
 void compsc_host_kick(const struct compsc_host_dev *d, bool unmask);
 u32 compsc_host_ring_spans(const struct compsc_host_dev *d, u64 *base,

@@ -85,12 +85,14 @@ int compsc_vf_area_get(struct pci_dev *vfdev, u64 *gpa, u32 *size);
  */
 int compsc_vf_area_set(struct pci_dev *vfdev, u64 gpa, u32 size);
 /*
- * compsc_vf_pf_ops() - glue side: the PF ops for @vfdev and its VF index,
- * with a module reference held; release with compsc_vf_pf_ops_put().
+ * compsc_vf_pf_ops_get() - glue side: the PF ops for @vfdev, its PF and VF
+ * index, with a module reference on the ops and a device reference on
+ * *@pf held; release both with compsc_vf_pf_ops_put(ops, *@pf).
  */
 const struct compsc_pf_ops *compsc_vf_pf_ops_get(struct pci_dev *vfdev,
 						 struct pci_dev **pf, int *vf);
-void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops);
+/** compsc_vf_pf_ops_put() - drop what compsc_vf_pf_ops_get() took (NULL ops: nothing). */
+void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops, struct pci_dev *pf);
 
 /* Module init/exit only: debugfs compsc/areas lists the registered areas. */
 void compsc_registry_debugfs_init(void);

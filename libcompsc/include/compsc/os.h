@@ -4,7 +4,9 @@
  *
  * The core builds unchanged in the kernel (Kbuild) and in userspace. Every
  * OS dependency goes through this file: fixed-width types, little-endian
- * conversion, compiler/CPU barriers, a CPU-local increment, symbol export
+ * conversion, compiler/CPU barriers (smp_* for memory shared between
+ * CPUs, acquire/release for the words that publish state, mandatory mb()
+ * where device accesses are ordered), a CPU-local increment, symbol export
  * and 32-bit device register access (in userspace: a BAR in memory, which
  * is what the host side's unit tests and fuzz targets give it).
  * Nothing here allocates and nothing calls libc in the kernel build.
@@ -41,6 +43,23 @@ static inline void compsc_wr32(void __iomem *bar, u32 off, u32 val)
 	writel(val, (u8 __iomem *)bar + off);
 }
 
+/*
+ * compsc_io_release() - this CPU's device accesses (MMIO loads and stores)
+ * are done before its later stores: what the read side's exit needs before
+ * the host, seeing the exit counted, touches the same device. smp_*()
+ * barriers do not order MMIO on weakly ordered CPUs (arm64's device memory
+ * is outer shareable, powerpc's lwsync leaves cache-inhibited stores
+ * alone), mb() does. On x86 uncached MMIO is never reordered with other
+ * loads and stores (why readl()/writel() carry no fence there): a compiler
+ * barrier is the whole cost, and the fast path stays free.
+ */
+#ifdef CONFIG_X86
+#define compsc_io_release()	barrier()
+#else
+/* every other CPU: the mandatory barrier, loads and stores */
+#define compsc_io_release()	mb()
+#endif
+
 #else /* userspace */
 #include <stdbool.h>
 #include <stddef.h>
@@ -75,6 +94,18 @@ typedef __s64 s64;
 #define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+/* the words that publish state: C11 acquire/release, as the kernel's */
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+/* see smp_load_acquire() */
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+/* The "device" is memory here: the mandatory barriers are CPU fences. */
+#define mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+/* see mb() */
+#define rmb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+/* see mb() */
+#define wmb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+/* see the kernel's; the "device" is memory, so a release fence is enough */
+#define compsc_io_release()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
