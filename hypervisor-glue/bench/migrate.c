@@ -75,8 +75,8 @@ static void bench_take(struct bench_mig *m)
 	u64 t = ktime_get_ns();
 	int err;
 
-	err = compsc_host_take(&m->area, &m->dev,
-			       (u64)m->req->timeout_ms * NSEC_PER_MSEC);
+	err = compsc_host_take_registered(m->bv->pdev, &m->area, &m->dev,
+					  (u64)m->req->timeout_ms * NSEC_PER_MSEC);
 	m->t_acquired = ktime_get_ns();
 	m->res->wait_ns = m->t_acquired - t;
 	m->res->fence_ns = m->kenv.fence_ns;

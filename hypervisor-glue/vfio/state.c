@@ -15,15 +15,18 @@
 
 /* ---- source: take and give back ---------------------------------------- */
 
-/* The write side (bounded) on the checked area @a, then the queues stopped. */
+/*
+ * The write side (bounded) on the checked area @a, then the queues stopped;
+ * not held if the guest withdrew @a meanwhile.
+ */
 static int __cvf_take(struct cvf_dev *cvf, struct cvf_area *a)
 {
 	int err;
 
 	compsc_host_kenv_init(&cvf->kenv);
 	cvf->dev.env = &cvf->kenv.env;
-	err = compsc_host_take(&a->h, &cvf->dev,
-			       (u64)cvf_take_timeout_ms * NSEC_PER_MSEC);
+	err = compsc_host_take_registered(cvf_pdev(cvf), &a->h, &cvf->dev,
+					  (u64)cvf_take_timeout_ms * NSEC_PER_MSEC);
 	if (err) {
 		dev_warn(&cvf_pdev(cvf)->dev, "cannot take the device: %s\n",
 			 compsc_strerror(err));

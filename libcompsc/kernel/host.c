@@ -87,6 +87,44 @@ void __iomem *compsc_host_bar_map(struct pci_dev *pdev,
 }
 EXPORT_SYMBOL_GPL(compsc_host_bar_map);
 
+/**
+ * compsc_host_take_registered() - compsc_host_take(), then make sure the
+ * area taken is still the one the guest has registered for @vfdev
+ * @vfdev: the VF
+ * @a: the checked area, as the registry named it before the take
+ * @d: the device (bar mapped, env set)
+ * @timeout_ns: bound on the readers' drain
+ *
+ * A guest driver withdraws its area inside the read side before it frees
+ * the pages, so once the write side is held the registration can no longer
+ * go away. It may have gone between the host's look-up and the take,
+ * though: the pages are then no longer the guest's area and must not be
+ * held, saved or written into. The write side is let go at once, with no
+ * status written.
+ *
+ * Return: as compsc_host_take(), or -COMPSC_ESTATE (withdrawn: not held).
+ */
+int compsc_host_take_registered(struct pci_dev *vfdev,
+				struct compsc_host_area *a,
+				struct compsc_host_dev *d, u64 timeout_ns)
+{
+	u32 size;
+	u64 gpa;
+	int err;
+
+	err = compsc_host_take(a, d, timeout_ns);
+	if (err)
+		return err;
+	if (!compsc_vf_area_get(vfdev, &gpa, &size) && gpa == a->gpa &&
+	    size == a->size)
+		return 0;
+	compsc_host_queues_restart(d);
+	compsc_writer_abort(compsc_host_ctl(a));
+	pci_warn(vfdev, "guest withdrew its area during the take: not taken\n");
+	return -COMPSC_ESTATE;
+}
+EXPORT_SYMBOL_GPL(compsc_host_take_registered);
+
 /* ---- the VF's PF ------------------------------------------------------------ */
 
 /**

@@ -81,6 +81,13 @@ l1_bridge() {
 	ip link set br0 up
 }
 
+# l2_cmd NAME ID CMD...: run CMD in the L2 (l2-init's command loop on
+# ttyS1); its console says "l2ctl: ID start" and "l2ctl: ID rc=RC up=T"
+l2_cmd() {
+	name=$1; shift
+	printf '%s\n' "$*" > /run/$name.ctl.in
+}
+
 # l2_start NAME DEV IP QMPPORT [extra qemu args]: one L2 VM in the
 # background, its QMP server on the management NIC's QMPPORT; DEV as for
 # l2_nic. L2APPEND is added to its kernel command line (l2-init reads
@@ -95,13 +102,15 @@ l2_start() {
 		vappend=" intel_iommu=on"
 	fi
 	# a previous VM's log would satisfy wait_l2_up before QEMU truncates it
-	rm -f /run/$name.log /run/$name.qemu
+	rm -f /run/$name.log /run/$name.qemu /run/$name.ctl.in /run/$name.ctl.out
+	# ttyS1: commands for the L2 (l2-init runs them; l2_cmd)
+	mkfifo /run/$name.ctl.in /run/$name.ctl.out
 	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
 		-kernel $S/l2/vmlinuz -initrd $S/l2/initrd.img \
 		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip$vappend${L2APPEND:+ $L2APPEND}" \
 		$viommu \
 		-device pcie-root-port,id=rp1,slot=1,chassis=1 \
-		-serial file:/run/$name.log \
+		-serial file:/run/$name.log -serial pipe:/run/$name.ctl \
 		-qmp tcp:$(cat /run/mgmt.ip):$port,server=on,wait=off \
 		$(l2_nic $name $dev) \
 		"$@" > /run/$name.qemu 2>&1 &

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -192,6 +193,14 @@ class L1(VM):
                                  "compsc devices --json").out)
         return {vf["bdf"]: vf["last_migration"] for pf in doc["pfs"] for vf in pf["vfs"]}
 
+    def areas(self) -> dict:
+        """{PF's VF index: guest area address} as the host sees them
+        registered (compsc.ko's debugfs compsc/areas)."""
+        out = self.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
+                      "cat /sys/kernel/debug/compsc/areas").out
+        return {int(vf): int(gpa, 16) for _, vf, gpa, _ in
+                (line.split() for line in out.splitlines() if line.strip())}
+
     def wait_dmesg(self, mark: int, pattern: str, count: int = 1,
                    timeout: float = 300) -> str:
         """L1's kernel log after @mark (a length of it) once @pattern
@@ -221,6 +230,24 @@ class L1(VM):
 
     def l2_log(self, name: str) -> str:
         return self.sh(f"cat /run/{name}.log", check=False).out
+
+    def l2_cmd(self, name: str, cid: str, cmd: str) -> None:
+        """Run @cmd in the L2 @name (the QEMU it runs in now) without
+        waiting; its console says "l2ctl: @cid start" and, once done,
+        "l2ctl: @cid rc=RC" (wait_l2_line)."""
+        self.sh(f"l2_cmd {name} {cid} {shlex.quote(cmd)}", timeout=30)
+
+    def wait_l2_line(self, name: str, pattern: str, timeout: float = 120) -> re.Match:
+        """The first match of @pattern in the console of the L2 @name,
+        once there; AssertionError after @timeout s."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            m = re.search(pattern, self.l2_log(name))
+            if m:
+                return m
+            time.sleep(1)
+        raise AssertionError(f"{pattern!r} not in {name}'s console in {timeout} s:\n"
+                             f"{self.l2_log(name)[-2000:]}")
 
     def l2_stats(self, name: str) -> list:
         """Every l2stat line so far, as dicts."""

@@ -259,6 +259,9 @@ struct compsc_host_kenv {
 
 void compsc_host_kenv_init(struct compsc_host_kenv *k);
 void compsc_host_ident(struct pci_dev *pdev, struct compsc_ident *id);
+int compsc_host_take_registered(struct pci_dev *vfdev,
+				struct compsc_host_area *a,
+				struct compsc_host_dev *d, u64 timeout_ns);
 void __iomem *compsc_host_bar_map(struct pci_dev *pdev,
 				  const struct compsc_devmodel *dm);
 int compsc_host_pf_export(struct pci_dev *vfdev,
