@@ -3,6 +3,7 @@ on VF0 and VF1, Debian's QEMU over 9p), L2 VMs are guests running the CompSC
 igbvf on a passed-through VF. Python drives; the L1 side is tests/nested/l1lib.sh."""
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from qemu.qmp import ExecuteError, QMPClient, QMPError
 
-from compscvm import VM, Bench, vf_ip, BenchError
+from compscvm import VM, Bench, vf_ip, BenchError, kernel_problems
 
 HERE = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get("COMPSC_NESTED_CACHE",
@@ -47,6 +48,7 @@ L2_IP = vf_ip(0)
 ALL_DIRTY = {"downtime-limit": 1000, "avail-switchover-bandwidth": 1000 << 20}
 RETURN_PATH = [{"capability": "return-path", "state": True}]
 MIGRATION_ENDS = ("completed", "failed", "cancelled")
+VFIO_PARAMS = "/sys/module/compsc_vfio/parameters"
 
 
 def _sh(*argv, **kw):
@@ -249,6 +251,43 @@ class L1(VM):
         raise AssertionError(f"{pattern!r} not in {name}'s console in {timeout} s:\n"
                              f"{self.l2_log(name)[-2000:]}")
 
+    def l2_pair(self, peer) -> None:
+        """The L2 "src" on VF0, answering the peer, and "dst" on VF1 waiting
+        for its migration: where most migration tests start."""
+        self.l2_start("src", self.vf0, SRC_PORT)
+        self.l2_start("dst", self.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+        self.wait_l2_up("src")
+        assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+
+    @contextlib.contextmanager
+    def hold_open(self, hold_ms: int = 600000):
+        """While the block runs, a migration started in it stays in
+        pre-copy with the device taken: compsc_vfio's test-only fault_size
+        reports a stop-copy size no downtime limit admits, and @hold_ms
+        keeps the take's own bound out of the test. release_hold() lets it
+        switch over; leaving the block restores both. Yields the dmesg
+        mark at the start."""
+        hold0 = self.sh(f"cat {VFIO_PARAMS}/hold_ms").out.strip()
+        self.sh(f"echo {hold_ms} > {VFIO_PARAMS}/hold_ms; "
+                f"echo {1 << 40} > {VFIO_PARAMS}/fault_size")
+        try:
+            yield len(self.sh("dmesg").out)
+        finally:
+            self.sh(f"echo 0 > {VFIO_PARAMS}/fault_size; echo {hold0} > {VFIO_PARAMS}/hold_ms")
+
+    def release_hold(self) -> None:
+        """Inside hold_open(): let the migration switch over."""
+        self.sh(f"echo 0 > {VFIO_PARAMS}/fault_size")
+
+    def assert_kernels_clean(self, *l2s: str) -> None:
+        """No Oops/WARNING/... in the consoles of the L2s @l2s nor in L1."""
+        for n in l2s:
+            probs = kernel_problems(self.l2_log(n))
+            assert not probs, f"L2 {n}:\n" + "\n...\n".join(probs)
+        probs = kernel_problems(self.sh("dmesg").out)
+        assert not probs, "L1:\n" + "\n...\n".join(probs)
+        self.check_kernel_log()
+
     def l2_stats(self, name: str) -> list:
         """Every l2stat line so far, as dicts."""
         out = []
@@ -385,6 +424,19 @@ async def _qmp_close(client: QMPClient) -> None:
         await client.disconnect()
     except (QMPError, OSError, EOFError):
         pass
+
+
+def answers(peer, tries: int = 6, pause: float = 5) -> int:
+    """Replies (of 5 pings) from the L2 once it answers at least 3, or the
+    last count after @tries rounds @pause s apart: a VF coming back from a
+    reset or a driver load needs a few seconds under TCG inside TCG."""
+    got = 0
+    for _ in range(tries):
+        got = peer.ping(L2_IP, count=5, interval=0.5).received
+        if got >= 3:
+            break
+        time.sleep(pause)
+    return got
 
 
 def migration_summary(info: dict) -> str:

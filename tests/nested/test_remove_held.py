@@ -5,30 +5,18 @@ migration then completes, the remove finishes on the destination within
 a bounded time and withdraws the area there (the host sees it gone and
 takes nothing more), no kernel reports a problem, and loading igbvf again
 where the L2 now runs gives a VF that answers the peer (#12 item 5, #16
-item 3).
-
-The hold is kept open with compsc_vfio's test-only fault_size (pre-copy
-does not converge) and a hold_ms far beyond the test, as in
-test_migrate_cancel_taken.py; clearing fault_size lets it switch over."""
+item 3). The hold is kept open with L1.hold_open()."""
 import time
 
-from compscvm import kernel_problems
-from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT
+from nested import ALL_DIRTY, answers
 
-PARAMS = "/sys/module/compsc_vfio/parameters"
 IGBVF = "/lib/compsc/drivers/igbvf/igbvf.ko"
 
 
 def test_remove_while_held(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
-    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    l1.l2_pair(peer)
     assert 0 in l1.areas(), "the source guest registered no area"
-    hold0 = l1.sh(f"cat {PARAMS}/hold_ms").out.strip()
-    l1.sh(f"echo 600000 > {PARAMS}/hold_ms; echo {1 << 40} > {PARAMS}/fault_size")
-    mark = len(l1.sh("dmesg").out)
-    try:
+    with l1.hold_open() as mark:
         l1.migrate_start(params=ALL_DIRTY)
         l1.wait_dmesg(mark, r"device taken on the size query")
         l1.l2_cmd("src", "rm", "rmmod igbvf")
@@ -38,11 +26,9 @@ def test_remove_while_held(l1, peer):
         assert "l2ctl: rm rc=" not in l1.l2_log("src"), \
             "rmmod returned while the host held the device"
         assert 0 in l1.areas(), "area withdrawn while the host held the device"
-        l1.sh(f"echo 0 > {PARAMS}/fault_size")
+        l1.release_hold()
         t_release = time.monotonic()
         res = l1.migrate_wait(timeout=300)
-    finally:
-        l1.sh(f"echo 0 > {PARAMS}/fault_size; echo {hold0} > {PARAMS}/hold_ms")
     print(f"nested: migration {res['status']}")
     assert res["status"] in ("completed", "failed"), res
     side, vf = ("dst", 1) if res["status"] == "completed" else ("src", 0)
@@ -64,16 +50,5 @@ def test_remove_while_held(l1, peer):
     assert m.group(1) == "0", l1.l2_log(side)[-2000:]
     l1.wait_l2_line(side, r"l2ctl: ld start(?:.|\n)*l2: up", timeout=120)
     assert vf in l1.areas(), "the reloaded driver registered no area"
-    got = 0
-    for _ in range(6):
-        got = peer.ping(L2_IP, count=5, interval=0.5).received
-        if got >= 3:
-            break
-        time.sleep(5)
-    assert got >= 3, l1.l2_log(side)[-2000:]
-    for n in ("src", "dst"):
-        probs = kernel_problems(l1.l2_log(n))
-        assert not probs, f"L2 {n}:\n" + "\n...\n".join(probs)
-    probs = kernel_problems(l1.sh("dmesg").out)
-    assert not probs, "L1:\n" + "\n...\n".join(probs)
-    l1.check_kernel_log()
+    assert answers(peer) >= 3, l1.l2_log(side)[-2000:]
+    l1.assert_kernels_clean("src", "dst")
