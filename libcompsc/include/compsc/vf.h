@@ -24,8 +24,13 @@
  * while it holds the device). The task waits without it and then only
  * tries it; ethtool entries do not wait; MTU, MAC and VLAN filter changes
  * are deferred to the task (compsc_vf_enter_cfg()). Not yet so: open
- * still waits up to COMPSC_VF_WAIT_MS, close until the host hands the
- * device back.
+ * still waits up to COMPSC_VF_WAIT_MS (then -EBUSY), close until the host
+ * hands the device back (warning every COMPSC_VF_WAIT_MS; forever on a
+ * host whose PF needs RTNL during the hold, as the bench's). Deferring
+ * them would leave the driver's state and netif_running() apart until
+ * the task catches up, and the driver's paths that go by netif_running()
+ * (MTU change, ethtool ring sizes, suspend, remove) would then act on the
+ * wrong state: they would have to defer too while an open or close is.
  */
 #ifndef COMPSC_VF_H
 #define COMPSC_VF_H
