@@ -26,7 +26,7 @@ FINAL_VID = 210
 
 def _cfg_loop(ifname: str) -> str:
     """New MAC, add a VLAN, delete it, until STOP exists; count failures."""
-    return (f"rm -f {STOP}; n=0; f=0; i=0; while [ ! -e {STOP} ]; do "
+    return (f"rm -f {STOP} /tmp/cfg-loop.err; n=0; f=0; i=0; while [ ! -e {STOP} ]; do "
             f"i=$((i+1)); v=$(({VIDS[0]} + i % {len(VIDS)})); "
             "mac=$(printf '52:54:00:77:a0:%02x' $((i % 250))); n=$((n+3)); "
             f"ip link set dev {ifname} address $mac 2>>/tmp/cfg-loop.err || f=$((f+1)); "
@@ -37,17 +37,18 @@ def _cfg_loop(ifname: str) -> str:
 
 
 def _timed(cmd: str) -> str:
-    """cmd, printing its rc and how long it took on the guest's clock (ms)."""
-    return (f"t0=$(date +%s%N); {cmd}; rc=$?; t1=$(date +%s%N); "
-            'echo "rc=$rc ms=$(( (t1 - t0) / 1000000 ))"')
+    """cmd, printing its rc and how long it took on the guest's clock (ms,
+    10 ms steps: /proc/uptime; busybox's date has no %N)."""
+    cs = "$(cut -d' ' -f1 /proc/uptime | tr -d .)"
+    return (f"t0={cs}; {cmd}; rc=$?; t1={cs}; "
+            'echo "rc=$rc ms=$(( (t1 - t0) * 10 ))"')
 
 
-def _peer_sees(peer, vf, mac: str) -> str:
-    """Ping the VF from a fresh ARP cache; the MAC the peer learned."""
+def _peer_sees(peer, vf) -> tuple[int, str]:
+    """Ping the VF from a fresh ARP cache: replies, and the MAC learned."""
     peer.run(["ip", "neigh", "flush", "dev", peer.bridge], check=False)
     tr = peer.ping(vf.ip, count=5, interval=0.2)
-    assert tr.received == 5, f"VF unreachable at {mac}: {tr.raw[-1500:]}"
-    return peer.run(["ip", "neigh", "show", vf.ip, "dev", peer.bridge]).out
+    return tr.received, peer.run(["ip", "neigh", "show", vf.ip, "dev", peer.bridge]).out
 
 
 def test_migrate_cfg_loop(vm, compsc_vfs, peer):
@@ -107,15 +108,21 @@ def _long_hold(vm, vf, peer):
     before = ethtool_stats(vm, vf.ifname)
     mig = vm.start(f"{ECHO} 'blackout_ms={LONG_MS}' > {DBG}/{vf.bdf}/migrate",
                    timeout=120)
-    time.sleep(LONG_MS / 5000)  # inside the hold
     addr = f"10.77.{FINAL_VID}.{10 + vf.index}"
-    outs = [vm.run(_timed(f"ip link set dev {vf.ifname} address {FINAL_MAC}")).out,
-            vm.run(_timed(f"ip link add link {vf.ifname} name cv{FINAL_VID} "
-                          f"type vlan id {FINAL_VID}")).out]
+    # ethtool answers -EBUSY at once while the host holds the device
+    out = vm.run(f"i=0; while ethtool -S {vf.ifname} >/dev/null 2>&1; do "
+                 "i=$((i+1)); [ $i -lt 500 ] || break; sleep 0.01; done; "
+                 "echo held=$((i < 500)); "
+                 + _timed(f"ip link set dev {vf.ifname} address {FINAL_MAC}") + "; "
+                 + _timed(f"ip link add link {vf.ifname} name cv{FINAL_VID} "
+                          f"type vlan id {FINAL_VID}"), timeout=60).out
+    held, outs = out.split("\n", 1)[0], out.strip().splitlines()[1:]
     r = mig.wait(check=False)
     res = result(vm, vf)
     print(f"during a {LONG_MS} ms hold: {outs}, migration: rc={r.rc} {res}")
     assert r.rc == 0 and res["status"] == "ok", res
+    assert held == "held=1", f"the host never held the device: {out}"
+    assert len(outs) == 2, out
     for o in outs:
         kvs = dict(x.split("=") for x in o.split())
         assert kvs["rc"] == "0", f"change refused while held: {outs}"
@@ -130,9 +137,10 @@ def _long_hold(vm, vf, peer):
     vm.wait_link(vf.ifname, 30)
     deadline = time.time() + 20
     while True:  # the task applies them right after the restore
-        seen = _peer_sees(peer, vf, FINAL_MAC)
-        if FINAL_MAC in seen or time.time() > deadline:
+        got, seen = _peer_sees(peer, vf)
+        if (got == 5 and FINAL_MAC in seen) or time.time() > deadline:
             break
         time.sleep(0.5)
-    assert FINAL_MAC in seen, f"peer learned {seen!r}, the guest set {FINAL_MAC}"
+    assert got == 5 and FINAL_MAC in seen, \
+        f"{got}/5 replies, peer learned {seen!r}, the guest set {FINAL_MAC}"
     assert vlan_arp(peer, FINAL_VID, addr) == 3, f"tagged frames on VLAN {FINAL_VID}"
