@@ -7,9 +7,9 @@
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
+#include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/gfp.h>
-#include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/io.h>
 #include <linux/module.h>
@@ -706,8 +706,10 @@ int compsc_vf_enter_cfg(struct compsc_vf *vf, int what, const void *arg)
 	return 1;
 }
 
-/* The address the stack took: a refusal by the PF puts the old one back,
- * through the stack, so that its view and the device's agree again.
+/* The address the stack took. The driver's entry clears the bit, or
+ * keeps it (and @mac_applied) when the host holds the device again. A
+ * refusal by the PF puts the old address back, through the stack, so that
+ * its view and the device's agree again.
  */
 static void compsc_vf_apply_mac(struct compsc_vf *vf)
 {
@@ -715,12 +717,13 @@ static void compsc_vf_apply_mac(struct compsc_vf *vf)
 	struct sockaddr sa = { .sa_family = netdev->type };
 	int err;
 
-	if (!test_and_clear_bit(COMPSC_VF_CFG_MAC, &vf->cfg))
+	if (!test_bit(COMPSC_VF_CFG_MAC, &vf->cfg))
 		return;
 	memcpy(sa.sa_data, netdev->dev_addr, ETH_ALEN);
 	err = netdev->netdev_ops->ndo_set_mac_address(netdev, &sa);
 	if (!err)
 		return;
+	clear_bit(COMPSC_VF_CFG_MAC, &vf->cfg);
 	dev_warn(vf->dev, "CompSC: address %pM refused after a migration (%d), back to %pM\n",
 		 sa.sa_data, err, vf->mac_applied);
 	memcpy(sa.sa_data, vf->mac_applied, ETH_ALEN);
@@ -732,12 +735,15 @@ static void compsc_vf_apply_mtu(struct compsc_vf *vf)
 	struct net_device *netdev = vf->netdev;
 	int err;
 
-	if (!test_and_clear_bit(COMPSC_VF_CFG_MTU, &vf->cfg))
+	if (!test_bit(COMPSC_VF_CFG_MTU, &vf->cfg))
 		return;
+	/* as for the address: the driver's entry clears the bit */
 	err = netdev->netdev_ops->ndo_change_mtu(netdev, READ_ONCE(netdev->mtu));
-	if (err)
-		dev_warn(vf->dev, "CompSC: MTU %u not applied after a migration: %d\n",
-			 READ_ONCE(netdev->mtu), err);
+	if (!err)
+		return;
+	clear_bit(COMPSC_VF_CFG_MTU, &vf->cfg);
+	dev_warn(vf->dev, "CompSC: MTU %u not applied after a migration: %d\n",
+		 READ_ONCE(netdev->mtu), err);
 }
 
 /* Each VLAN filter touched meanwhile, to what 8021q last asked for */
@@ -824,8 +830,8 @@ static void compsc_vf_hold_txq(struct compsc_vf *vf)
 
 /* Runs whenever a path found the host holding the device, and while the
  * interface is down. The wait for the host happens without locks; the
- * configuration left to it and the restart hold RTNL so that they do not race with
- * close or an MTU change taking the interface down.
+ * configuration left to it and the restart hold RTNL so that they do not
+ * race with close or an MTU change taking the interface down.
  */
 static void compsc_vf_task(struct work_struct *work)
 {
