@@ -66,7 +66,8 @@ def test_migrate_cfg_loop(vm, compsc_vfs, peer):
         vm.run(f"ip link set {vm.pf_if} vf {vf.index} trust off", check=False)
     assert vm.get(f"/sys/class/net/{vf.ifname}/address").strip() == vf.mac
     vm.wait_link(vf.ifname, 30)
-    assert peer.ping(vf.ip, count=5).received == 5
+    got, seen = _peer_sees(peer, vf)  # the peer had learned FINAL_MAC
+    assert got == 5 and vf.mac in seen, f"{got}/5 replies at {vf.mac}, peer learned {seen!r}"
 
 
 def _loop(vm, vf):
