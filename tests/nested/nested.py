@@ -156,9 +156,10 @@ def l1_modules() -> dict:
 class L1(VM):
     """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
 
-    def __init__(self, peer, name="l1", mem=1536, **kw):
+    def __init__(self, peer, name="l1", mem=1536, smp=None, **kw):
         self._share = share_dir(Bench())
-        super().__init__(peer=peer, name=name, mem=mem, append="intel_iommu=on",
+        smp = smp or int(os.environ.get("COMPSC_L1_SMP", "1"))
+        super().__init__(peer=peer, name=name, mem=mem, smp=smp, append="intel_iommu=on",
                          extra_files=l1_modules(), boot_timeout=300, **kw)
 
     def qemu_argv(self, *a, **kw):
