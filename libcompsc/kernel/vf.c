@@ -433,8 +433,10 @@ static void compsc_vf_tl_restored(struct compsc_vf *vf, u64 t0)
 	vf->restored_at = ktime_get_ns();
 	vf->resume_us = 0;
 	vf->first_xmit_us = 0;
+	vf->first_rx_us = 0;
 	set_bit(COMPSC_VF_TL_RESUME, &vf->flags);
 	set_bit(COMPSC_VF_TL_XMIT, &vf->flags);
+	set_bit(COMPSC_VF_TL_RX, &vf->flags);
 }
 
 /* Once per migration, inside the read side, every other context backing
@@ -463,6 +465,8 @@ static int compsc_vf_restore(struct compsc_vf *vf)
 		vf->ops->rearm_irqs(vf, true);
 	}
 	compsc_vf_tl_restored(vf, t0);
+	if (n > 0)
+		mod_timer(&vf->poll, jiffies + 1);
 	return n;
 }
 
@@ -547,19 +551,42 @@ void compsc_vf_enter_reset(struct compsc_vf *vf)
  * Neither needs RTNL: a NAPI instance being disabled refuses the schedule,
  * and a queue woken on a device going down is stopped by its close.
  */
+static void compsc_vf_schedule_napi(struct compsc_vf *vf)
+{
+	struct napi_struct *napi;
+
+	rcu_read_lock();	/* as netpoll: netif_napi_del() waits for us */
+	list_for_each_entry_rcu(napi, &vf->netdev->napi_list, dev_list)
+		napi_schedule(napi);
+	rcu_read_unlock();
+}
+
 static void compsc_vf_restart(struct compsc_vf *vf)
 {
 	struct net_device *netdev = vf->netdev;
-	struct napi_struct *napi;
 
 	if (netif_carrier_ok(netdev))
 		netif_tx_wake_all_queues(netdev);
-	rcu_read_lock();	/* as netpoll: netif_napi_del() waits for us */
-	list_for_each_entry_rcu(napi, &netdev->napi_list, dev_list)
-		napi_schedule(napi);
-	rcu_read_unlock();
+	compsc_vf_schedule_napi(vf);
 	if (test_and_clear_bit(COMPSC_VF_TL_RESUME, &vf->flags))
 		vf->resume_us = compsc_vf_us_since(vf->restored_at);
+}
+
+/* After a restore the device's interrupts may reach us late: the new host
+ * may still be finishing the migration when it should route them (under
+ * QEMU without KVM its main loop delivers them). Frames that arrived
+ * meanwhile wait in the ring, so NAPI is also polled every tick for a
+ * while; a disabled NAPI (interface down) refuses the schedule, a poll
+ * that finds the device held backs off as always.
+ */
+static void compsc_vf_poll_tick(struct timer_list *t)
+{
+	struct compsc_vf *vf = from_timer(vf, t, poll);
+
+	compsc_vf_schedule_napi(vf);
+	if (compsc_vf_us_since(vf->restored_at) <
+	    COMPSC_VF_POLL_MS * USEC_PER_MSEC)
+		mod_timer(&vf->poll, jiffies + 1);
 }
 
 /* A restore with nothing to send and nothing that sleeps runs in the
@@ -645,6 +672,9 @@ int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
 		return 0;
 	}
 	done = poll(napi, budget);
+	if (vf && unlikely(test_bit(COMPSC_VF_TL_RX, &vf->flags)) && done &&
+	    test_and_clear_bit(COMPSC_VF_TL_RX, &vf->flags))
+		vf->first_rx_us = compsc_vf_us_since(vf->restored_at);
 	compsc_vf_exit(vf);
 	return done;
 }
@@ -883,6 +913,7 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 	vf->env.now_ns = compsc_vf_now_ns;
 	vf->env.relax = compsc_vf_relax;
 	INIT_DELAYED_WORK(&vf->task, compsc_vf_task);
+	timer_setup(&vf->poll, compsc_vf_poll_tick, 0);
 	err = compsc_vf_layout(vf);
 	if (!err)
 		err = compsc_vf_announce(vf, vf->area_dma, vf->size);
@@ -928,6 +959,7 @@ void compsc_vf_remove(struct compsc_vf *vf)
 		return;
 	set_bit(COMPSC_VF_STOPPING, &vf->flags);
 	cancel_delayed_work_sync(&vf->task);
+	timer_shutdown_sync(&vf->poll);	/* a later restore cannot rearm it */
 	vf->netdev->ml_priv = NULL;
 	/* The withdrawal is a mailbox message, so device access: inside the
 	 * read side, where no take completes, waiting a bounded time for a
@@ -970,6 +1002,7 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_first_xmit_us",
 	"compsc_rx_stale_dropped",
 	"compsc_mtu_deferred",
+	"compsc_first_rx_us",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -998,4 +1031,5 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[12] = vf->first_xmit_us;
 	data[13] = vf->rx_dropped;
 	data[14] = vf->mtu_deferred;
+	data[15] = vf->first_rx_us;
 }
