@@ -465,8 +465,11 @@ static int compsc_vf_restore(struct compsc_vf *vf)
 		vf->ops->rearm_irqs(vf, true);
 	}
 	compsc_vf_tl_restored(vf, t0);
-	if (n > 0)
+	if (n > 0) {
+		vf->poll_gap_us = 0;
+		vf->poll_at = vf->restored_at;
 		mod_timer(&vf->poll, jiffies + 1);
+	}
 	return n;
 }
 
@@ -583,6 +586,8 @@ static void compsc_vf_poll_tick(struct timer_list *t)
 {
 	struct compsc_vf *vf = from_timer(vf, t, poll);
 
+	vf->poll_gap_us = max(vf->poll_gap_us, compsc_vf_us_since(vf->poll_at));
+	vf->poll_at = ktime_get_ns();
 	compsc_vf_schedule_napi(vf);
 	if (compsc_vf_us_since(vf->restored_at) <
 	    COMPSC_VF_POLL_MS * USEC_PER_MSEC)
@@ -1003,6 +1008,7 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_rx_stale_dropped",
 	"compsc_mtu_deferred",
 	"compsc_first_rx_us",
+	"compsc_poll_gap_us",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -1032,4 +1038,5 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[13] = vf->rx_dropped;
 	data[14] = vf->mtu_deferred;
 	data[15] = vf->first_rx_us;
+	data[16] = vf->poll_gap_us;
 }

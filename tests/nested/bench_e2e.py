@@ -42,6 +42,10 @@ PING_INTERVAL = 0.05
 REPS = 5                 # migrations per mode, back and forth; median reported
 CONVERGE_TIMEOUT = 240   # s of pre-copy before "does not converge"
 RESUME_TIMEOUT = 90      # s after the switch-over for the peer to hear back
+# The L1 host's vCPUs: its QEMUs and the L2's vCPU share them. 2 uses both
+# of this machine's cores (1 left the L2 starved for 1-2 s after each
+# switch-over); COMPSC_L1_SMP overrides.
+L1_SMP = int(os.environ.get("COMPSC_L1_SMP", "2"))
 
 
 class Mode:
@@ -101,7 +105,7 @@ class Mode:
         L2's status line, guest clock, ms): how long the restore took, then
         until the driver restarted transmit and NAPI, and until a packet
         was first sent. Empty when the line never came (slow under TCG)."""
-        keys = ("compsc_restore_us", "compsc_resume_us", "compsc_first_rx_us",
+        keys = ("compsc_restore_us", "compsc_resume_us", "compsc_first_rx_us", "compsc_poll_gap_us",
                 "compsc_first_xmit_us")
         try:
             stats = self.l1.wait_l2_stat(name, keys[-1], timeout=60, pred=lambda s:
@@ -253,7 +257,7 @@ def main(names: list) -> int:
     results = {m.name: {"mode": m.name, "status": "not run", "peer_gap_s": None}
                for m in MODES}
     with Peer() as peer:
-        l1 = L1(peer)
+        l1 = L1(peer, smp=L1_SMP)
         try:
             l1.setup()
             for mode in modes:
@@ -272,7 +276,7 @@ def save(results: dict) -> Path:
     out = top / time.strftime("%Y%m%d-%H%M%S")
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(
-        {"results": results,
+        {"results": results, "l1_smp": L1_SMP,
          "parts_s": {m: [gap_parts(run) for run in r.get("runs", [])]
                      for m, r in results.items()}}, indent=1) + "\n")
     try:

@@ -236,6 +236,9 @@ enum {
  *	the context that restored in place, or by the task; 0 if neither ran)
  * @first_xmit_us: from its end until a packet first entered transmit
  * @first_rx_us: from its end until a NAPI poll first found work
+ * @poll_gap_us: the longest wait between two @poll ticks after it (a tick
+ *	is due every jiffy: more says the guest itself did not run)
+ * @poll_at: ktime (ns) of the last @poll tick
  * @mbx_msg: the message sent last, until the PF's answer (mailbox lock)
  * @mbx_len: its length in bytes, 0 when answered
  * @msg: opcode-and-buffer channels: the message sent last (ops->msg_log)
@@ -281,6 +284,8 @@ struct compsc_vf {
 	u32 resume_us;
 	u32 first_xmit_us;
 	u32 first_rx_us;
+	u32 poll_gap_us;
+	u64 poll_at;
 	u32 mbx_msg[COMPSC_VF_MBX_WORDS];
 	u32 mbx_len;
 	void *msg;
@@ -524,7 +529,7 @@ static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 
 /* ---------------------------------------------------------------- ethtool -S */
 
-#define COMPSC_VF_STATS_LEN	16
+#define COMPSC_VF_STATS_LEN	17
 /** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
 static inline int compsc_vf_stats_len(struct compsc_vf *vf)
 {
