@@ -465,11 +465,6 @@ static int compsc_vf_restore(struct compsc_vf *vf)
 		vf->ops->rearm_irqs(vf, true);
 	}
 	compsc_vf_tl_restored(vf, t0);
-	if (n > 0) {
-		vf->poll_gap_us = 0;
-		vf->poll_at = vf->restored_at;
-		mod_timer(&vf->poll, jiffies + 1);
-	}
 	return n;
 }
 
@@ -573,27 +568,6 @@ static void compsc_vf_restart(struct compsc_vf *vf)
 	compsc_vf_schedule_napi(vf);
 	if (test_and_clear_bit(COMPSC_VF_TL_RESUME, &vf->flags))
 		vf->resume_us = compsc_vf_us_since(vf->restored_at);
-}
-
-/* After a restore the device's interrupts may reach us late: the new host
- * may route them only once it has finished the migration, and a frame that
- * arrived after the restart's poll would wait in the ring for the next
- * interrupt. So NAPI is also polled every tick for a while; a disabled
- * NAPI (interface down) refuses the schedule, a poll that finds the device
- * held backs off as always. The ticks also time the guest itself: on the
- * nested bench the longest wait between two (compsc_poll_gap_us) was
- * 0.4-0.7 s, so there it is the guest that does not run, not the device.
- */
-static void compsc_vf_poll_tick(struct timer_list *t)
-{
-	struct compsc_vf *vf = from_timer(vf, t, poll);
-
-	vf->poll_gap_us = max(vf->poll_gap_us, compsc_vf_us_since(vf->poll_at));
-	vf->poll_at = ktime_get_ns();
-	compsc_vf_schedule_napi(vf);
-	if (compsc_vf_us_since(vf->restored_at) <
-	    COMPSC_VF_POLL_MS * USEC_PER_MSEC)
-		mod_timer(&vf->poll, jiffies + 1);
 }
 
 /* A restore with nothing to send and nothing that sleeps runs in the
@@ -920,7 +894,6 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 	vf->env.now_ns = compsc_vf_now_ns;
 	vf->env.relax = compsc_vf_relax;
 	INIT_DELAYED_WORK(&vf->task, compsc_vf_task);
-	timer_setup(&vf->poll, compsc_vf_poll_tick, 0);
 	err = compsc_vf_layout(vf);
 	if (!err)
 		err = compsc_vf_announce(vf, vf->area_dma, vf->size);
@@ -966,7 +939,6 @@ void compsc_vf_remove(struct compsc_vf *vf)
 		return;
 	set_bit(COMPSC_VF_STOPPING, &vf->flags);
 	cancel_delayed_work_sync(&vf->task);
-	timer_shutdown_sync(&vf->poll);	/* a later restore cannot rearm it */
 	vf->netdev->ml_priv = NULL;
 	/* The withdrawal is a mailbox message, so device access: inside the
 	 * read side, where no take completes, waiting a bounded time for a
@@ -1010,7 +982,6 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_rx_stale_dropped",
 	"compsc_mtu_deferred",
 	"compsc_first_rx_us",
-	"compsc_poll_gap_us",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -1040,5 +1011,4 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[13] = vf->rx_dropped;
 	data[14] = vf->mtu_deferred;
 	data[15] = vf->first_rx_us;
-	data[16] = vf->poll_gap_us;
 }

@@ -105,7 +105,7 @@ class Mode:
         L2's status line, guest clock, ms): how long the restore took, then
         until the driver restarted transmit and NAPI, and until a packet
         was first sent. Empty when the line never came (slow under TCG)."""
-        keys = ("compsc_restore_us", "compsc_resume_us", "compsc_first_rx_us", "compsc_poll_gap_us",
+        keys = ("compsc_restore_us", "compsc_resume_us", "compsc_first_rx_us",
                 "compsc_first_xmit_us")
         try:
             stats = self.l1.wait_l2_stat(name, keys[-1], timeout=60, pred=lambda s:

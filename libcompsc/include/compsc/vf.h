@@ -48,8 +48,6 @@ struct compsc_vf;
 
 /* How long process-context paths wait for the host to hand the device back */
 #define COMPSC_VF_WAIT_MS	5000
-/* How long after a restore NAPI is also polled every tick (interrupts late) */
-#define COMPSC_VF_POLL_MS	1000
 
 /**
  * struct compsc_vf_ring - one descriptor ring, as the restore rotates it
@@ -209,7 +207,6 @@ enum {
  * @env: how process-context entries wait
  * @task: retries after a path found the host holding the device, then
  *	runs the restore and restarts transmit, NAPI and interrupts
- * @poll: schedules NAPI every tick for COMPSC_VF_POLL_MS after a restore
  * @log_lock: protects @log and @msg (recorded from the mailbox paths, any
  *	context)
  * @log: the PF configuration to replay, last write per key wins
@@ -236,9 +233,6 @@ enum {
  *	the context that restored in place, or by the task; 0 if neither ran)
  * @first_xmit_us: from its end until a packet first entered transmit
  * @first_rx_us: from its end until a NAPI poll first found work
- * @poll_gap_us: the longest wait between two @poll ticks after it (a tick
- *	is due every jiffy: more says the guest itself did not run)
- * @poll_at: ktime (ns) of the last @poll tick
  * @mbx_msg: the message sent last, until the PF's answer (mailbox lock)
  * @mbx_len: its length in bytes, 0 when answered
  * @msg: opcode-and-buffer channels: the message sent last (ops->msg_log)
@@ -261,7 +255,6 @@ struct compsc_vf {
 	struct compsc_reader reader;
 	struct compsc_env env;
 	struct delayed_work task;
-	struct timer_list poll;
 	spinlock_t log_lock;	/* protects log */
 	struct compsc_replay log;
 	struct compsc_replay_rec *stage;
@@ -284,8 +277,6 @@ struct compsc_vf {
 	u32 resume_us;
 	u32 first_xmit_us;
 	u32 first_rx_us;
-	u32 poll_gap_us;
-	u64 poll_at;
 	u32 mbx_msg[COMPSC_VF_MBX_WORDS];
 	u32 mbx_len;
 	void *msg;
@@ -529,7 +520,7 @@ static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 
 /* ---------------------------------------------------------------- ethtool -S */
 
-#define COMPSC_VF_STATS_LEN	17
+#define COMPSC_VF_STATS_LEN	16
 /** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
 static inline int compsc_vf_stats_len(struct compsc_vf *vf)
 {
