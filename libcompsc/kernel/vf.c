@@ -687,12 +687,19 @@ static void compsc_vf_cfg_note(struct compsc_vf *vf, int what, const void *arg)
  * need it while it holds the device (the bench: one kernel). A change
  * that found the device held succeeds, and the task applies it later.
  */
+static bool compsc_vf_updown_pending(struct compsc_vf *vf)
+{
+	return READ_ONCE(vf->cfg) & (BIT(COMPSC_VF_CFG_OPEN) |
+				     BIT(COMPSC_VF_CFG_CLOSE));
+}
+
 int compsc_vf_enter_cfg(struct compsc_vf *vf, int what, const void *arg)
 {
 	if (!vf)
 		return 0;
 	ASSERT_RTNL();
-	if (!compsc_vf_enter(vf, 0)) {
+	/* the driver's up/down state is not netif_running()'s: later too */
+	if (!compsc_vf_updown_pending(vf) && !compsc_vf_enter(vf, 0)) {
 		if (what >= COMPSC_VF_CFG_VLAN_ADD)
 			clear_bit(*(const u16 *)arg & VLAN_VID_MASK,
 				  vf->vlan_pending);
@@ -704,6 +711,101 @@ int compsc_vf_enter_cfg(struct compsc_vf *vf, int what, const void *arg)
 	vf->cfg_deferred++;	/* RTNL serialises */
 	compsc_vf_kick(vf);
 	return 1;
+}
+
+/* Open and close never wait for the host either: while it holds the
+ * device the driver stays as it is, down for an open, up for a close, and
+ * the task calls ndo_open or ndo_stop again once the device is back. A
+ * close then an open (or the reverse) meanwhile leave nothing to do. Only
+ * while the netdev is unregistered (remove) do they still wait: the
+ * driver must be down before remove frees its interrupts.
+ */
+static int compsc_vf_defer_updown(struct compsc_vf *vf, int what)
+{
+	int undo = what == COMPSC_VF_CFG_OPEN ?
+		   COMPSC_VF_CFG_CLOSE : COMPSC_VF_CFG_OPEN;
+
+	if (test_and_clear_bit(undo, &vf->cfg))
+		return 1;
+	if (test_bit(COMPSC_VF_NO_DEFER, &vf->flags) || vf->netdev->dismantle) {
+		clear_bit(what, &vf->cfg);	/* the caller waits */
+		return -EAGAIN;
+	}
+	if (!compsc_vf_enter(vf, 0)) {
+		clear_bit(what, &vf->cfg);
+		return 0;
+	}
+	set_bit(what, &vf->cfg);
+	vf->cfg_deferred++;	/* RTNL serialises */
+	compsc_vf_kick(vf);
+	return 1;
+}
+
+int compsc_vf_enter_open(struct compsc_vf *vf)
+{
+	int ret;
+
+	if (!vf)
+		return 0;
+	ASSERT_RTNL();
+	ret = compsc_vf_defer_updown(vf, COMPSC_VF_CFG_OPEN);
+	if (ret != -EAGAIN)
+		return ret;
+	return compsc_vf_enter(vf, COMPSC_VF_WAIT_MS);
+}
+
+int compsc_vf_enter_close(struct compsc_vf *vf)
+{
+	int ret;
+
+	if (!vf)
+		return 0;
+	ASSERT_RTNL();
+	ret = compsc_vf_defer_updown(vf, COMPSC_VF_CFG_CLOSE);
+	if (ret != -EAGAIN)
+		return ret;
+	compsc_vf_enter_wait(vf);
+	return 0;
+}
+
+/* Under RTNL, outside the read side. An open that fails now is undone
+ * in the stack too (its close finds the open pending and returns).
+ */
+static void compsc_vf_apply_updown(struct compsc_vf *vf)
+{
+	struct net_device *netdev = vf->netdev;
+	int err;
+
+	if (test_bit(COMPSC_VF_CFG_CLOSE, &vf->cfg)) {
+		netdev->netdev_ops->ndo_stop(netdev);
+		return;
+	}
+	if (!test_bit(COMPSC_VF_CFG_OPEN, &vf->cfg))
+		return;
+	err = netdev->netdev_ops->ndo_open(netdev);
+	if (!err)
+		return;
+	dev_warn(vf->dev, "CompSC: open failed after a migration (%d), closing\n",
+		 err);
+	set_bit(COMPSC_VF_CFG_OPEN, &vf->cfg);
+	dev_close(netdev);
+}
+
+void compsc_vf_settle(struct compsc_vf *vf, bool for_good)
+{
+	if (!vf)
+		return;
+	rtnl_lock();
+	if (for_good)
+		set_bit(COMPSC_VF_NO_DEFER, &vf->flags);
+	while (compsc_vf_updown_pending(vf)) {
+		rtnl_unlock();
+		compsc_vf_enter_wait(vf);	/* the host gives it back */
+		compsc_vf_leave(vf);
+		rtnl_lock();
+		compsc_vf_apply_updown(vf);
+	}
+	rtnl_unlock();
 }
 
 /* The address the stack took. The driver's entry clears the bit, or
@@ -779,6 +881,7 @@ static void compsc_vf_apply_cfg(struct compsc_vf *vf)
 	if (!READ_ONCE(vf->cfg) ||
 	    vf->netdev->reg_state != NETREG_REGISTERED)	/* being removed */
 		return;
+	compsc_vf_apply_updown(vf);
 	compsc_vf_apply_mac(vf);
 	compsc_vf_apply_mtu(vf);
 	compsc_vf_apply_vlans(vf);
@@ -791,7 +894,11 @@ static void compsc_vf_apply_cfg(struct compsc_vf *vf)
  */
 int compsc_vf_ethtool_begin(struct net_device *netdev)
 {
-	return compsc_vf_enter(compsc_vf_of(netdev), 0);
+	struct compsc_vf *vf = compsc_vf_of(netdev);
+
+	if (vf && compsc_vf_updown_pending(vf))
+		return -EBUSY;	/* (ring sizes, tests: by netif_running()) */
+	return compsc_vf_enter(vf, 0);
 }
 
 void compsc_vf_ethtool_complete(struct net_device *netdev)
@@ -852,7 +959,8 @@ static void compsc_vf_task(struct work_struct *work)
 	if (!rtnl_trylock())
 		goto requeue;
 	compsc_vf_apply_cfg(vf);
-	if (!netif_running(vf->netdev) || !vf->ops->get_rings(vf, rings)) {
+	if (!netif_running(vf->netdev) || compsc_vf_updown_pending(vf) ||
+	    !vf->ops->get_rings(vf, rings)) {
 		rtnl_unlock();
 		/* Down, nothing else enters the read side: a hand-back would
 		 * never be restored and the host would refuse to migrate the

@@ -19,18 +19,18 @@
  * CPU in between); compsc_vf_enter()/_leave() from process context only.
  * Calls that take no vf pointer check for NULL themselves.
  *
- * RTNL: nothing should wait for the host while holding it (the guest's
- * own task needs it to resume after a restore, a host's PF may need it
- * while it holds the device). The task waits without it and then only
- * tries it; ethtool entries do not wait; MTU, MAC and VLAN filter changes
- * are deferred to the task (compsc_vf_enter_cfg()). Not yet so: open
- * still waits up to COMPSC_VF_WAIT_MS (then -EBUSY), close until the host
- * hands the device back (warning every COMPSC_VF_WAIT_MS; forever on a
- * host whose PF needs RTNL during the hold, as the bench's). Deferring
- * them would leave the driver's state and netif_running() apart until
- * the task catches up, and the driver's paths that go by netif_running()
- * (MTU change, ethtool ring sizes, suspend, remove) would then act on the
- * wrong state: they would have to defer too while an open or close is.
+ * RTNL: nothing waits for the host while holding it (the guest's own
+ * task needs it to resume after a restore, a host's PF may need it while
+ * it holds the device). The task waits without it and then only tries
+ * it; ethtool entries do not wait; MTU, MAC and VLAN filter changes, open
+ * and close are deferred to the task (compsc_vf_enter_cfg(),
+ * compsc_vf_enter_open(), compsc_vf_enter_close()). A deferred open leaves
+ * the driver down and a deferred close leaves it up while the stack says
+ * otherwise, so until the task catches up every path that goes by
+ * netif_running() must not act: RTNL configuration defers too, ethtool
+ * gets -EBUSY, and paths without RTNL (suspend, PCI error, remove) call
+ * compsc_vf_settle() first. Only a close while the netdev is unregistered
+ * (and after compsc_vf_settle(vf, true)) still waits.
  */
 #ifndef COMPSC_VF_H
 #define COMPSC_VF_H
@@ -194,6 +194,7 @@ enum {
 	COMPSC_VF_MSG_PENDING,		/* @msg awaits the PF's answer */
 	COMPSC_VF_TL_RESUME,		/* restored: time the restart of TX, NAPI */
 	COMPSC_VF_TL_XMIT,		/* restored: time the first transmit */
+	COMPSC_VF_NO_DEFER,		/* removing: open and close wait again */
 };
 
 /* compsc_vf_enter_cfg(): what an RTNL path changes; compsc_vf.cfg bits */
@@ -202,6 +203,8 @@ enum {
 	COMPSC_VF_CFG_MAC,		/* @arg: the new address (ETH_ALEN bytes) */
 	COMPSC_VF_CFG_VLAN_ADD,		/* @arg: the VLAN id (u16), 802.1Q */
 	COMPSC_VF_CFG_VLAN_KILL,	/* (compsc_vf.cfg: any VLAN is ADD) */
+	COMPSC_VF_CFG_OPEN,		/* compsc_vf.cfg only: the driver is down */
+	COMPSC_VF_CFG_CLOSE,		/* compsc_vf.cfg only: the driver is up */
 };
 
 /**
@@ -415,6 +418,37 @@ void compsc_vf_enter_reset(struct compsc_vf *vf);
  * is back. An address the PF then refuses is put back through the stack.
  */
 int compsc_vf_enter_cfg(struct compsc_vf *vf, int what, const void *arg);
+/**
+ * compsc_vf_enter_open() - compsc_vf_enter() for ndo_open (RTNL held)
+ * @vf: CompSC state, NULL in stock mode
+ *
+ * Returns 0 inside the read side (open, then compsc_vf_leave()), 1 when
+ * the open is left to the task (the host holds the device) or was never
+ * undone (a deferred close left the driver up): ndo_open returns 0; or
+ * -EBUSY (open returns it) if the host held the device COMPSC_VF_WAIT_MS
+ * after compsc_vf_settle(vf, true).
+ */
+int compsc_vf_enter_open(struct compsc_vf *vf);
+/**
+ * compsc_vf_enter_close() - compsc_vf_enter() for ndo_stop (RTNL held)
+ * @vf: CompSC state, NULL in stock mode
+ *
+ * Returns 0 inside the read side (close, then compsc_vf_leave()), or 1:
+ * ndo_stop returns 0 at once, the driver staying as it is (up while the
+ * host holds the device: the task calls ndo_stop again once it is back;
+ * down if the open was deferred and never ran). Waits while the netdev
+ * is unregistered or after compsc_vf_settle(vf, true).
+ */
+int compsc_vf_enter_close(struct compsc_vf *vf);
+/**
+ * compsc_vf_settle() - run a deferred open or close now (takes RTNL)
+ * @vf: CompSC state, NULL in stock mode
+ * @for_good: from remove: open and close wait for the host from now on
+ *
+ * For paths without RTNL that go by netif_running(): suspend, PCI error
+ * recovery, remove (before unregister_netdev()). Waits for the host.
+ */
+void compsc_vf_settle(struct compsc_vf *vf, bool for_good);
 /** compsc_vf_kick() - run the retry task (restore while down, restart). */
 void compsc_vf_kick(struct compsc_vf *vf);
 /**
@@ -459,7 +493,8 @@ bool compsc_vf_tryenter_xmit(struct compsc_vf *vf);
 
 /**
  * compsc_vf_ethtool_begin() - ethtool_ops.begin: every ethtool op inside
- * the read side; -EBUSY at once while the host holds the device.
+ * the read side; -EBUSY at once while the host holds the device or an
+ * open or close is left to the task.
  */
 int compsc_vf_ethtool_begin(struct net_device *netdev);
 void compsc_vf_ethtool_complete(struct net_device *netdev);
