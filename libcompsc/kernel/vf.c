@@ -7,8 +7,10 @@
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
+#include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/gfp.h>
+#include <linux/if_vlan.h>
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
@@ -660,45 +662,240 @@ int compsc_vf_napi_poll(struct napi_struct *napi, int budget,
 	return done;
 }
 
-/* ndo_change_mtu runs under RTNL, which the task needs for the resume
- * after a restore and a host's PF may need while it holds the device (the
- * bench: one kernel). A change that found the device held takes effect in
- * the stack at once and in the hardware from the task, once it is back:
- * it succeeds, and nothing waits for the host while holding RTNL.
+/* ---------------------------------------------------------------- pending config */
+
+/* A configuration change found the host holding the device: the stack's
+ * view takes it at once (the MTU, the address; 8021q keeps its own VLAN
+ * list), the device once the task is back. Under RTNL, like the task's
+ * apply, so the two never race; an entry that gets in applies the newest
+ * value itself, which is then no longer pending.
  */
-int compsc_vf_enter_mtu(struct compsc_vf *vf, int new_mtu)
+static void compsc_vf_cfg_note(struct compsc_vf *vf, int what, const void *arg)
+{
+	u16 vid;
+
+	switch (what) {
+	case COMPSC_VF_CFG_MTU:
+		WRITE_ONCE(vf->netdev->mtu, *(const int *)arg);
+		break;
+	case COMPSC_VF_CFG_MAC:	/* what to go back to if the PF refuses */
+		if (!test_bit(COMPSC_VF_CFG_MAC, &vf->cfg))
+			ether_addr_copy(vf->mac_applied, vf->netdev->dev_addr);
+		eth_hw_addr_set(vf->netdev, arg);
+		break;
+	default:	/* one bit for all VLANs, the filters in vlan_pending */
+		vid = *(const u16 *)arg & VLAN_VID_MASK;
+		assign_bit(vid, vf->vlan_want, what == COMPSC_VF_CFG_VLAN_ADD);
+		set_bit(vid, vf->vlan_pending);
+		what = COMPSC_VF_CFG_VLAN_ADD;
+		break;
+	}
+	set_bit(what, &vf->cfg);
+}
+
+/* RTNL paths (MTU, address, VLAN filters) never wait for the host: the
+ * task needs RTNL for the resume after a restore, and a host's PF may
+ * need it while it holds the device (the bench: one kernel). A change
+ * that found the device held succeeds, and the task applies it later.
+ */
+static bool compsc_vf_updown_pending(struct compsc_vf *vf)
+{
+	return READ_ONCE(vf->cfg) & (BIT(COMPSC_VF_CFG_OPEN) |
+				     BIT(COMPSC_VF_CFG_CLOSE));
+}
+
+int compsc_vf_enter_cfg(struct compsc_vf *vf, int what, const void *arg)
 {
 	if (!vf)
 		return 0;
 	ASSERT_RTNL();
-	if (!compsc_vf_enter(vf, 0)) {
-		/* the driver applies the latest MTU: nothing left for the task */
-		clear_bit(COMPSC_VF_MTU_PENDING, &vf->flags);
+	/* the driver's up/down state is not netif_running()'s: later too */
+	if (!compsc_vf_updown_pending(vf) && !compsc_vf_enter(vf, 0)) {
+		if (what >= COMPSC_VF_CFG_VLAN_ADD)
+			clear_bit(*(const u16 *)arg & VLAN_VID_MASK,
+				  vf->vlan_pending);
+		else
+			clear_bit(what, &vf->cfg);
 		return 0;
 	}
-	WRITE_ONCE(vf->netdev->mtu, new_mtu);
-	vf->mtu_deferred++;	/* RTNL serialises */
-	set_bit(COMPSC_VF_MTU_PENDING, &vf->flags);
+	compsc_vf_cfg_note(vf, what, arg);
+	vf->cfg_deferred++;	/* RTNL serialises */
 	compsc_vf_kick(vf);
 	return 1;
 }
 
-/* Under RTNL, outside the read side: an MTU the driver left to us goes to
- * its ndo_change_mtu again. Should the host hold the device once more, the
- * driver finds it held and leaves the MTU to the next round.
+/* Open and close never wait for the host either: while it holds the
+ * device the driver stays as it is, down for an open, up for a close, and
+ * the task calls ndo_open or ndo_stop again once the device is back. A
+ * close then an open (or the reverse) meanwhile leave nothing to do. Only
+ * while the netdev is unregistered (remove) do they still wait: the
+ * driver must be down before remove frees its interrupts.
  */
+static int compsc_vf_defer_updown(struct compsc_vf *vf, int what)
+{
+	int undo = what == COMPSC_VF_CFG_OPEN ?
+		   COMPSC_VF_CFG_CLOSE : COMPSC_VF_CFG_OPEN;
+
+	if (test_and_clear_bit(undo, &vf->cfg))
+		return 1;
+	if (test_bit(COMPSC_VF_NO_DEFER, &vf->flags) || vf->netdev->dismantle) {
+		clear_bit(what, &vf->cfg);	/* the caller waits */
+		return -EAGAIN;
+	}
+	if (!compsc_vf_enter(vf, 0)) {
+		clear_bit(what, &vf->cfg);
+		return 0;
+	}
+	set_bit(what, &vf->cfg);
+	vf->cfg_deferred++;	/* RTNL serialises */
+	compsc_vf_kick(vf);
+	return 1;
+}
+
+int compsc_vf_enter_open(struct compsc_vf *vf)
+{
+	int ret;
+
+	if (!vf)
+		return 0;
+	ASSERT_RTNL();
+	ret = compsc_vf_defer_updown(vf, COMPSC_VF_CFG_OPEN);
+	if (ret != -EAGAIN)
+		return ret;
+	return compsc_vf_enter(vf, COMPSC_VF_WAIT_MS);
+}
+
+int compsc_vf_enter_close(struct compsc_vf *vf)
+{
+	int ret;
+
+	if (!vf)
+		return 0;
+	ASSERT_RTNL();
+	ret = compsc_vf_defer_updown(vf, COMPSC_VF_CFG_CLOSE);
+	if (ret != -EAGAIN)
+		return ret;
+	compsc_vf_enter_wait(vf);
+	return 0;
+}
+
+/* Under RTNL, outside the read side. An open that fails now is undone
+ * in the stack too (its close finds the open pending and returns).
+ */
+static void compsc_vf_apply_updown(struct compsc_vf *vf)
+{
+	struct net_device *netdev = vf->netdev;
+	int err;
+
+	if (test_bit(COMPSC_VF_CFG_CLOSE, &vf->cfg)) {
+		netdev->netdev_ops->ndo_stop(netdev);
+		return;
+	}
+	if (!test_bit(COMPSC_VF_CFG_OPEN, &vf->cfg))
+		return;
+	err = netdev->netdev_ops->ndo_open(netdev);
+	if (!err)
+		return;
+	dev_warn(vf->dev, "CompSC: open failed after a migration (%d), closing\n",
+		 err);
+	set_bit(COMPSC_VF_CFG_OPEN, &vf->cfg);
+	dev_close(netdev);
+}
+
+void compsc_vf_settle(struct compsc_vf *vf, bool for_good)
+{
+	if (!vf)
+		return;
+	rtnl_lock();
+	if (for_good)
+		set_bit(COMPSC_VF_NO_DEFER, &vf->flags);
+	while (compsc_vf_updown_pending(vf)) {
+		rtnl_unlock();
+		compsc_vf_enter_wait(vf);	/* the host gives it back */
+		compsc_vf_leave(vf);
+		rtnl_lock();
+		compsc_vf_apply_updown(vf);
+	}
+	rtnl_unlock();
+}
+
+/* The address the stack took. The driver's entry clears the bit, or
+ * keeps it (and @mac_applied) when the host holds the device again. A
+ * refusal by the PF puts the old address back, through the stack, so that
+ * its view and the device's agree again.
+ */
+static void compsc_vf_apply_mac(struct compsc_vf *vf)
+{
+	struct net_device *netdev = vf->netdev;
+	struct sockaddr sa = { .sa_family = netdev->type };
+	int err;
+
+	if (!test_bit(COMPSC_VF_CFG_MAC, &vf->cfg))
+		return;
+	memcpy(sa.sa_data, netdev->dev_addr, ETH_ALEN);
+	err = netdev->netdev_ops->ndo_set_mac_address(netdev, &sa);
+	if (!err)
+		return;
+	clear_bit(COMPSC_VF_CFG_MAC, &vf->cfg);
+	dev_warn(vf->dev, "CompSC: address %pM refused after a migration (%d), back to %pM\n",
+		 sa.sa_data, err, vf->mac_applied);
+	memcpy(sa.sa_data, vf->mac_applied, ETH_ALEN);
+	dev_set_mac_address(netdev, &sa, NULL);
+}
+
 static void compsc_vf_apply_mtu(struct compsc_vf *vf)
 {
 	struct net_device *netdev = vf->netdev;
 	int err;
 
-	if (!test_and_clear_bit(COMPSC_VF_MTU_PENDING, &vf->flags) ||
-	    netdev->reg_state != NETREG_REGISTERED)	/* being removed */
+	if (!test_bit(COMPSC_VF_CFG_MTU, &vf->cfg))
 		return;
+	/* as for the address: the driver's entry clears the bit */
 	err = netdev->netdev_ops->ndo_change_mtu(netdev, READ_ONCE(netdev->mtu));
-	if (err)
-		dev_warn(vf->dev, "CompSC: MTU %u not applied after a migration: %d\n",
-			 READ_ONCE(netdev->mtu), err);
+	if (!err)
+		return;
+	clear_bit(COMPSC_VF_CFG_MTU, &vf->cfg);
+	dev_warn(vf->dev, "CompSC: MTU %u not applied after a migration: %d\n",
+		 READ_ONCE(netdev->mtu), err);
+}
+
+/* Each VLAN filter touched meanwhile, to what 8021q last asked for */
+static void compsc_vf_apply_vlans(struct compsc_vf *vf)
+{
+	const struct net_device_ops *ops = vf->netdev->netdev_ops;
+	__be16 proto = htons(ETH_P_8021Q);
+	bool add;
+	u16 vid;
+	int err;
+
+	if (!test_and_clear_bit(COMPSC_VF_CFG_VLAN_ADD, &vf->cfg))
+		return;
+	for_each_set_bit(vid, vf->vlan_pending, VLAN_N_VID) {
+		clear_bit(vid, vf->vlan_pending);
+		add = test_bit(vid, vf->vlan_want);
+		err = add ? ops->ndo_vlan_rx_add_vid(vf->netdev, proto, vid) :
+			    ops->ndo_vlan_rx_kill_vid(vf->netdev, proto, vid);
+		if (err)
+			dev_warn(vf->dev, "CompSC: VLAN %u not %s after a migration: %d\n",
+				 vid, add ? "added" : "removed", err);
+	}
+}
+
+/* Under RTNL, outside the read side: what the driver left to us goes to
+ * its ndo's again, the stack's latest view of each. The PF keeps MAC,
+ * frame size and VLAN filters apart, so one order serves. Should the host
+ * hold the device once more, the driver finds it held and leaves the
+ * change to the next round.
+ */
+static void compsc_vf_apply_cfg(struct compsc_vf *vf)
+{
+	if (!READ_ONCE(vf->cfg) ||
+	    vf->netdev->reg_state != NETREG_REGISTERED)	/* being removed */
+		return;
+	compsc_vf_apply_updown(vf);
+	compsc_vf_apply_mac(vf);
+	compsc_vf_apply_mtu(vf);
+	compsc_vf_apply_vlans(vf);
 }
 
 /* ethtool runs under RTNL, which the task needs for its part of the
@@ -708,7 +905,11 @@ static void compsc_vf_apply_mtu(struct compsc_vf *vf)
  */
 int compsc_vf_ethtool_begin(struct net_device *netdev)
 {
-	return compsc_vf_enter(compsc_vf_of(netdev), 0);
+	struct compsc_vf *vf = compsc_vf_of(netdev);
+
+	if (vf && compsc_vf_updown_pending(vf))
+		return -EBUSY;	/* (ring sizes, tests: by netif_running()) */
+	return compsc_vf_enter(vf, 0);
 }
 
 void compsc_vf_ethtool_complete(struct net_device *netdev)
@@ -746,9 +947,9 @@ static void compsc_vf_hold_txq(struct compsc_vf *vf)
 }
 
 /* Runs whenever a path found the host holding the device, and while the
- * interface is down. The wait for the host happens without locks; an MTU
- * left to it and the restart hold RTNL so that they do not race with
- * close or an MTU change taking the interface down.
+ * interface is down. The wait for the host happens without locks; the
+ * configuration left to it and the restart hold RTNL so that they do not
+ * race with close or an MTU change taking the interface down.
  */
 static void compsc_vf_task(struct work_struct *work)
 {
@@ -768,8 +969,9 @@ static void compsc_vf_task(struct work_struct *work)
 	retry = 1;
 	if (!rtnl_trylock())
 		goto requeue;
-	compsc_vf_apply_mtu(vf);
-	if (!netif_running(vf->netdev) || !vf->ops->get_rings(vf, rings)) {
+	compsc_vf_apply_cfg(vf);
+	if (!netif_running(vf->netdev) || compsc_vf_updown_pending(vf) ||
+	    !vf->ops->get_rings(vf, rings)) {
 		rtnl_unlock();
 		/* Down, nothing else enters the read side: a hand-back would
 		 * never be restored and the host would refuse to migrate the
@@ -980,7 +1182,7 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_resume_us",
 	"compsc_first_xmit_us",
 	"compsc_rx_stale_dropped",
-	"compsc_mtu_deferred",
+	"compsc_cfg_deferred",
 	"compsc_first_rx_us",
 };
 
@@ -1009,6 +1211,6 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[11] = vf->resume_us;
 	data[12] = vf->first_xmit_us;
 	data[13] = vf->rx_dropped;
-	data[14] = vf->mtu_deferred;
+	data[14] = vf->cfg_deferred;
 	data[15] = vf->first_rx_us;
 }

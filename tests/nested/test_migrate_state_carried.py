@@ -106,3 +106,8 @@ def test_migrate_state_carried(l1, peer):
     _check_carried(back, _last(mid, "rx_packets"), restores0 + 1, resets0)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()
+    # what l2_stats() left out (the harness once parsed such a line)
+    cut = l1.l2stat_cut("src") + l1.l2stat_cut("dst")
+    print(f"nested: l2stat lines: the console's last one read unfinished"
+          f" {l1.l2stat_unfinished} times, {len(cut)} cut by kernel messages" +
+          "".join(f"\n  {line!r}" for line in cut))

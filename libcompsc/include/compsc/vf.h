@@ -19,18 +19,25 @@
  * CPU in between); compsc_vf_enter()/_leave() from process context only.
  * Calls that take no vf pointer check for NULL themselves.
  *
- * RTNL: nothing should wait for the host while holding it (the guest's
- * own task needs it to resume after a restore). The task waits without
- * it and then only tries it; ethtool entries do not wait; an MTU change
- * is deferred to the task (compsc_vf_enter_mtu()). Not yet so: open, MAC
- * and VLAN ndo's still wait up to COMPSC_VF_WAIT_MS, close until the host
- * hands the device back.
+ * RTNL: nothing waits for the host while holding it (the guest's own
+ * task needs it to resume after a restore, a host's PF may need it while
+ * it holds the device). The task waits without it and then only tries
+ * it; ethtool entries do not wait; MTU, MAC and VLAN filter changes, open
+ * and close are deferred to the task (compsc_vf_enter_cfg(),
+ * compsc_vf_enter_open(), compsc_vf_enter_close()). A deferred open leaves
+ * the driver down and a deferred close leaves it up while the stack says
+ * otherwise, so until the task catches up every path that goes by
+ * netif_running() must not act: RTNL configuration defers too, ethtool
+ * gets -EBUSY, and paths without RTNL (suspend, PCI error, remove) call
+ * compsc_vf_settle() first. Only a close while the netdev is unregistered
+ * (and after compsc_vf_settle(vf, true)) still waits.
  */
 #ifndef COMPSC_VF_H
 #define COMPSC_VF_H
 
 #include <linux/align.h>
 #include <linux/atomic.h>
+#include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -188,7 +195,17 @@ enum {
 	COMPSC_VF_TL_RESUME,		/* restored: time the restart of TX, NAPI */
 	COMPSC_VF_TL_XMIT,		/* restored: time the first transmit */
 	COMPSC_VF_TL_RX,		/* restored: time the first receive poll with work */
-	COMPSC_VF_MTU_PENDING,		/* the task applies netdev->mtu */
+	COMPSC_VF_NO_DEFER,		/* removing: open and close wait again */
+};
+
+/* compsc_vf_enter_cfg(): what an RTNL path changes; compsc_vf.cfg bits */
+enum {
+	COMPSC_VF_CFG_MTU,		/* @arg: the new MTU (int) */
+	COMPSC_VF_CFG_MAC,		/* @arg: the new address (ETH_ALEN bytes) */
+	COMPSC_VF_CFG_VLAN_ADD,		/* @arg: the VLAN id (u16), 802.1Q */
+	COMPSC_VF_CFG_VLAN_KILL,	/* (compsc_vf.cfg: any VLAN is ADD) */
+	COMPSC_VF_CFG_OPEN,		/* compsc_vf.cfg only: the driver is down */
+	COMPSC_VF_CFG_CLOSE,		/* compsc_vf.cfg only: the driver is up */
 };
 
 /**
@@ -222,8 +239,13 @@ enum {
  * @resets: the driver's own resets (a migration must not cause one)
  * @rx_dropped: receive descriptors dropped by restores because guest
  *	memory moved after the old device wrote them (see @rx_drop)
- * @mtu_deferred: MTU changes that found the host holding the device and
- *	were applied to the hardware by the task (RTNL paths never wait)
+ * @cfg: COMPSC_VF_CFG_* changes the task applies (RTNL)
+ * @mac_applied: the address before a deferred change, restored if the PF
+ *	refuses the new one
+ * @vlan_want: VLAN filters as 8021q last asked for them (RTNL)
+ * @vlan_pending: VLAN filters the task sets to @vlan_want (RTNL)
+ * @cfg_deferred: MTU, address and VLAN changes that found the host
+ *	holding the device and were applied by the task (RTNL paths never wait)
  * @rx_shifted: descriptors ring 0 was rotated by, over all restores
  * @tx_shifted: the same for ring 1
  * @restore_msgs: mailbox messages the last restore sent
@@ -268,7 +290,11 @@ struct compsc_vf {
 	u64 replay_nacks;
 	u64 resets;
 	u64 rx_dropped;
-	u64 mtu_deferred;
+	unsigned long cfg;
+	u8 mac_applied[ETH_ALEN];
+	DECLARE_BITMAP(vlan_want, VLAN_N_VID);
+	DECLARE_BITMAP(vlan_pending, VLAN_N_VID);
+	u64 cfg_deferred;
 	u64 rx_shifted;
 	u64 tx_shifted;
 	u32 restore_msgs;
@@ -381,16 +407,51 @@ void compsc_vf_enter_wait(struct compsc_vf *vf);
 /** compsc_vf_enter_reset() - compsc_vf_enter_wait() for the driver's own reset (counted). */
 void compsc_vf_enter_reset(struct compsc_vf *vf);
 /**
- * compsc_vf_enter_mtu() - compsc_vf_enter() for ndo_change_mtu (RTNL held)
+ * compsc_vf_enter_cfg() - compsc_vf_enter() for a configuration ndo (RTNL)
  * @vf: CompSC state, NULL in stock mode
- * @new_mtu: the MTU asked for
+ * @what: COMPSC_VF_CFG_MTU (ndo_change_mtu), _MAC (ndo_set_mac_address),
+ *	_VLAN_ADD or _VLAN_KILL (ndo_vlan_rx_add_vid/kill_vid)
+ * @arg: the new value, as the enum says
  *
  * Never waits for the host: RTNL is held. Returns 0 inside the read side
- * (apply @new_mtu, then compsc_vf_leave()), or 1 when the host holds the
- * device: the helper has set the interface's MTU, ndo_change_mtu returns
- * 0, and the retry task calls it again under RTNL once the device is back.
+ * (apply it, then compsc_vf_leave()), or 1 when the host holds the
+ * device: the ndo returns 0. The stack's view has changed (the helper set
+ * the MTU or address; 8021q keeps its VLAN list), and the retry task calls
+ * the ndo again under RTNL, with the stack's latest value, once the device
+ * is back. An address the PF then refuses is put back through the stack.
  */
-int compsc_vf_enter_mtu(struct compsc_vf *vf, int new_mtu);
+int compsc_vf_enter_cfg(struct compsc_vf *vf, int what, const void *arg);
+/**
+ * compsc_vf_enter_open() - compsc_vf_enter() for ndo_open (RTNL held)
+ * @vf: CompSC state, NULL in stock mode
+ *
+ * Returns 0 inside the read side (open, then compsc_vf_leave()), 1 when
+ * the open is left to the task (the host holds the device) or was never
+ * undone (a deferred close left the driver up): ndo_open returns 0; or
+ * -EBUSY (open returns it) if the host held the device COMPSC_VF_WAIT_MS
+ * after compsc_vf_settle(vf, true).
+ */
+int compsc_vf_enter_open(struct compsc_vf *vf);
+/**
+ * compsc_vf_enter_close() - compsc_vf_enter() for ndo_stop (RTNL held)
+ * @vf: CompSC state, NULL in stock mode
+ *
+ * Returns 0 inside the read side (close, then compsc_vf_leave()), or 1:
+ * ndo_stop returns 0 at once, the driver staying as it is (up while the
+ * host holds the device: the task calls ndo_stop again once it is back;
+ * down if the open was deferred and never ran). Waits while the netdev
+ * is unregistered or after compsc_vf_settle(vf, true).
+ */
+int compsc_vf_enter_close(struct compsc_vf *vf);
+/**
+ * compsc_vf_settle() - run a deferred open or close now (takes RTNL)
+ * @vf: CompSC state, NULL in stock mode
+ * @for_good: from remove: open and close wait for the host from now on
+ *
+ * For paths without RTNL that go by netif_running(): suspend, PCI error
+ * recovery, remove (before unregister_netdev()). Waits for the host.
+ */
+void compsc_vf_settle(struct compsc_vf *vf, bool for_good);
 /** compsc_vf_kick() - run the retry task (restore while down, restart). */
 void compsc_vf_kick(struct compsc_vf *vf);
 /**
@@ -435,7 +496,8 @@ bool compsc_vf_tryenter_xmit(struct compsc_vf *vf);
 
 /**
  * compsc_vf_ethtool_begin() - ethtool_ops.begin: every ethtool op inside
- * the read side; -EBUSY at once while the host holds the device.
+ * the read side; -EBUSY at once while the host holds the device or an
+ * open or close is left to the task.
  */
 int compsc_vf_ethtool_begin(struct net_device *netdev);
 void compsc_vf_ethtool_complete(struct net_device *netdev);
