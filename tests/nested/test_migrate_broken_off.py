@@ -1,10 +1,26 @@
 """A migration that breaks off after the source's device was taken leaves
 the guest on the source with its device (no restore, no driver reset),
 answering the peer, and the next migration to a fresh destination carries
-the state (issue 16 item 3): the destination QEMU killed at switch-over
-(the source paused in `pre-switchover`, vCPUs stopped, the device saved),
-and the migration stream cut mid-stream (a TCP relay in L1 between the two
-QEMUs killed while the device is held in pre-copy)."""
+the state (issue 16 item 3):
+
+- the destination QEMU killed at switch-over (the source paused in
+  `pre-switchover`, vCPUs stopped, the device saved);
+- the migration stream cut mid-stream (a TCP relay in L1 between the two
+  QEMUs killed while the device is held in pre-copy);
+- the guest rewriting its shared area while the host holds its device.
+  The host judged the area once, at the take, on copies
+  (compsc_host_area_check()), and the source saves from those copies, so
+  what the guest wrote since cannot reach the destination's device
+  unchecked: a register count raised past the list's capacity is refused
+  by the destination, which checks the area it finds in the guest's
+  memory before it resumes; a replay log whose record count is raised
+  past its capacity is refused by the source, which copies the log at the
+  save and checks the copy. The guest itself writes, from its vCPUs
+  (busybox devmem on /dev/mem, the L2 kernel has no STRICT_DEVMEM), so
+  QEMU's dirty log sees the writes as it sees any guest store.
+
+The tests move one L2 along, in file order; each starts a fresh pair
+where the one before left none running."""
 import time
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, QMPFailed, answers, \
@@ -141,4 +157,88 @@ def test_stream_cut(l1, peer):
     assert res["status"] == "completed", res
     _carried(l1, peer, "src", 1, before)
     l1.sh("kill $(cat /run/relay.pid) 2>/dev/null; true")
+    l1.assert_kernels_clean("src", "dst")
+
+
+# struct compsc_area_hdr and struct compsc_replay_hdr (libcompsc abi.h)
+REG_COUNT_OFF, REPLAY_OFF_OFF = 12, 44
+REPLAY_COUNT_OFF = 8
+
+
+def _peek(l1, name, addr, width, cid):
+    """The guest reads @width bits at guest-physical @addr."""
+    l1.l2_cmd(name, cid, f"echo {cid}=$(devmem {addr:#x} {width})")
+    return int(l1.wait_l2_line(name, rf"{cid}=(0x[0-9A-Fa-f]+)").group(1), 16)
+
+
+def _poke(l1, name, addr, width, value, cid):
+    """The guest writes @value (@width bits) at guest-physical @addr."""
+    l1.l2_cmd(name, cid, f"devmem {addr:#x} {width} {value:#x}")
+    m = l1.wait_l2_line(name, rf"l2ctl: {cid} rc=(\d+)")
+    assert m.group(1) == "0", l1.l2_log(name)[-2000:]
+
+
+def _rewrite_during_take(l1, peer, addr, width, value, cid):
+    """Migrate src -> a fresh dst while the guest writes @value at @addr
+    with its device held; the migration's result, the L1 log since the
+    take and the peer's ping stream."""
+    _fresh_dst(l1, "dst", l1.vf1, DST_PORT)
+    with l1.hold_open() as mark, peer.ping_stream(L2_IP, interval=0.2) as ps:
+        l1.migrate_start()
+        l1.wait_dmesg(mark, r"device taken on the size query")
+        _poke(l1, "src", addr, width, value, cid)
+        l1.release_hold()
+        res = l1.migrate_wait(timeout=180, poll=0.5)
+        t_end = time.time()
+        time.sleep(6)
+    log = l1.sh("dmesg").out[mark:]
+    print(f"nested: {cid}: {migration_summary(res)}; compsc_vfio said:\n" +
+          "\n".join(x for x in log.splitlines() if "compsc" in x)[-1500:])
+    return res, log, ps, t_end
+
+
+def _guest_on_vf0(l1, peer):
+    """The L2 running as "src" on VF0 (where test_stream_cut leaves it),
+    or a fresh pair."""
+    try:
+        running = l1.l2_status(SRC_PORT, timeout=10) == "running"
+    except QMPFailed:
+        running = False
+    if not running:
+        l1.l2_stop("src", "dst")
+        l1.l2_pair(peer)
+
+
+def test_area_rewritten_during_take(l1, peer):
+    _guest_on_vf0(l1, peer)
+    gpa = l1.areas()[0]
+    before = _last_stat(l1, "src")
+    reg_count = _peek(l1, "src", gpa + REG_COUNT_OFF, 16, "rc0")
+    replay = gpa + _peek(l1, "src", gpa + REPLAY_OFF_OFF, 32, "ro0")
+    rp_count = _peek(l1, "src", replay + REPLAY_COUNT_OFF, 32, "rp0")
+    print(f"nested: area at {gpa:#x}: reg_count {reg_count}, replay log at "
+          f"{replay:#x} with {rp_count} records")
+
+    # the register list: saved from the take's copy, refused at the destination
+    res, log, ps, t_end = _rewrite_during_take(
+        l1, peer, gpa + REG_COUNT_OFF, 16, 0xffff, "regs")
+    assert res["status"] == "failed", res
+    assert f"{l1.vf1}: guest area refused" in log, log[-3000:]
+    _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_end)
+    _poke(l1, "src", gpa + REG_COUNT_OFF, 16, reg_count, "regs-back")
+
+    # the replay log: copied at the save, refused there
+    res, log, ps, t_end = _rewrite_during_take(
+        l1, peer, replay + REPLAY_COUNT_OFF, 32, 0xffffffff, "replay")
+    assert res["status"] == "failed", res
+    assert f"{l1.vf0}: cannot save the device" in log, log[-3000:]
+    _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_end)
+    _poke(l1, "src", replay + REPLAY_COUNT_OFF, 32, rp_count, "replay-back")
+
+    # its area put back, the guest migrates with its state
+    _fresh_dst(l1, "dst", l1.vf1, DST_PORT)
+    res = l1.migrate()
+    print(f"nested: area put back: {migration_summary(res)}")
+    assert res["status"] == "completed", res
+    _carried(l1, peer, "dst", 0, before)
     l1.assert_kernels_clean("src", "dst")
