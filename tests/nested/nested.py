@@ -410,12 +410,14 @@ class L1(VM):
         return self.migrate_wait(timeout, poll, src)
 
     def migrate_start(self, params: dict = None, src: int = SRC_PORT,
-                      dst: int = DST_PORT) -> None:
+                      dst: int = DST_PORT, to: int = MIG_PORT) -> None:
+        """Start the migration to 127.0.0.1:@to (the destination's
+        -incoming port, or a relay in front of it)."""
         if params:
             self.qmp(src, "migrate-set-parameters", **params)
         for port in (src, dst):
             self.qmp(port, "migrate-set-capabilities", capabilities=RETURN_PATH)
-        self.qmp(src, "migrate", uri=f"tcp:127.0.0.1:{MIG_PORT}")
+        self.qmp(src, "migrate", uri=f"tcp:127.0.0.1:{to}")
 
     def migrate_wait(self, timeout: float = 300, poll: float = 2,
                      src: int = SRC_PORT) -> dict:

@@ -1,0 +1,244 @@
+"""A migration that breaks off after the source's device was taken leaves
+the guest on the source with its device (no restore, no driver reset),
+answering the peer, and the next migration to a fresh destination carries
+the state (issue 16 item 3):
+
+- the destination QEMU killed at switch-over (the source paused in
+  `pre-switchover`, vCPUs stopped, the device saved);
+- the migration stream cut mid-stream (a TCP relay in L1 between the two
+  QEMUs killed while the device is held in pre-copy);
+- the guest rewriting its shared area while the host holds its device.
+  The host judged the area once, at the take, on copies
+  (compsc_host_area_check()), and the source saves from those copies, so
+  what the guest wrote since cannot reach the destination's device
+  unchecked: a register count raised past the list's capacity is refused
+  by the destination, which checks the area it finds in the guest's
+  memory before it resumes; a replay log whose record count is raised
+  past its capacity is refused by the source, which copies the log at the
+  save and checks the copy. The guest itself writes, from its vCPUs
+  (busybox devmem on /dev/mem, the L2 kernel has no STRICT_DEVMEM), so
+  QEMU's dirty log sees the writes as it sees any guest store.
+
+The tests move one L2 along, in file order; each starts a fresh pair
+where the one before left none running."""
+import time
+
+from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, QMPFailed, answers, \
+    migration_summary
+
+PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
+RELAY_PORT = 4445
+PAUSE = [{"capability": "pause-before-switchover", "state": True}]
+NO_PAUSE = [{"capability": "pause-before-switchover", "state": False}]
+
+
+def _restores(s):
+    return int(s.get("compsc_restores", -1))
+
+
+def _last_stat(l1, name):
+    return [s for s in l1.wait_l2_stat(name, "compsc_restores") if "compsc_restores" in s][-1]
+
+
+def _fresh_dst(l1, name, vf, port, to=MIG_PORT):
+    """A new QEMU @name on @vf, waiting for a migration on @to."""
+    l1.l2_stop(name)
+    l1.l2_start(name, vf, port, f"-incoming tcp:127.0.0.1:{to}")
+    l1.wait_incoming(port)
+
+
+def _wait_status(l1, port, status, timeout=120):
+    t0 = time.monotonic()
+    while True:
+        info = l1.qmp(port, "query-migrate")
+        if info.get("status") == status:
+            return info
+        assert info.get("status") not in ("completed", "failed", "cancelled") and \
+            time.monotonic() - t0 < timeout, f"never reached {status}: {info}"
+        time.sleep(0.5)
+
+
+def _kept_device(l1, peer, name, port, before, ps, t_cut):
+    """After the failed migration: the source runs, answered the peer
+    again after @t_cut (ping stream @ps), and its driver neither restored
+    nor reset."""
+    assert l1.l2_status(port) == "running"
+    back = [t for t, _ in ps.trace.replies if t >= t_cut]
+    assert back, "the source never answered again: its device stayed taken"
+    print(f"nested: first reply {back[0] - t_cut:.2f} s after the cut, "
+          f"{len(back)} replies in the {time.time() - t_cut:.0f} s since")
+    mark = len(l1.l2_stats(name))
+    assert answers(peer) >= 3, l1.l2_log(name)[-2000:]
+    mid = l1.l2_stat_since(name, mark)
+    assert _restores(mid) == _restores(before), (before, mid)
+    assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
+
+
+def _carried(l1, peer, name, left_vf, before):
+    """After a completed migration into @name: exactly one CompSC restore,
+    no reset, and the peer reaches it (the VF it left gets another MAC, as
+    a source host that went away would leave it)."""
+    l1.sh(f"ip link set {PF} vf {left_vf} mac 02:00:00:00:00:9{left_vf}")
+    stats = l1.wait_l2_stat(name, "compsc_restores",
+                            pred=lambda s: _restores(s) > _restores(before))
+    after = [s for s in stats if _restores(s) > _restores(before)][0]
+    assert _restores(after) == _restores(before) + 1, (before, after)
+    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    assert answers(peer) >= 3, l1.l2_log(name)[-2000:]
+    return after
+
+
+def test_dst_killed_at_switchover(l1, peer):
+    l1.l2_pair(peer)
+    before = _last_stat(l1, "src")
+    mark = len(l1.sh("dmesg").out)
+    l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=PAUSE)
+    l1.migrate_start()
+    with peer.ping_stream(L2_IP, interval=0.2) as ps:
+        _wait_status(l1, SRC_PORT, "pre-switchover")
+        # paused at switch-over: vCPUs stopped, the device taken and saved
+        assert l1.l2_status(SRC_PORT) != "running"
+        assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
+        t_cut = time.time()
+        l1.sh("kill -9 $(cat /run/dst.pid)")
+        try:
+            l1.qmp(SRC_PORT, "migrate-continue", state="pre-switchover")
+        except QMPFailed as e:      # the return path may have failed it first
+            print(f"nested: migrate-continue: {e}")
+        res = l1.migrate_wait(timeout=120, poll=0.5)
+        print(f"nested: killed at switch-over: {migration_summary(res)}")
+        assert res["status"] == "failed", res
+        time.sleep(6)
+    l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=NO_PAUSE)
+    _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_cut)
+    assert 0 in l1.areas(), "the source guest's area is gone"
+
+    _fresh_dst(l1, "dst", l1.vf1, DST_PORT)
+    res = l1.migrate()
+    print(f"nested: next migration {migration_summary(res)}")
+    assert res["status"] == "completed", res
+    _carried(l1, peer, "dst", 0, before)
+    l1.assert_kernels_clean("src", "dst")
+
+
+def test_stream_cut(l1, peer):
+    """Runs where the first test left the guest: "dst" on VF1."""
+    assert l1.l2_status(DST_PORT) == "running"
+    before = _last_stat(l1, "dst")
+    relay = (f"nc -l -p {RELAY_PORT} -e nc 127.0.0.1 {MIG_PORT} >/dev/null 2>&1 & "
+             "echo $! > /run/relay.pid")
+    _fresh_dst(l1, "src", l1.vf0, SRC_PORT)
+    l1.sh(relay)
+    with l1.hold_open() as mark:
+        l1.migrate_start(src=DST_PORT, dst=SRC_PORT, to=RELAY_PORT)
+        l1.wait_dmesg(mark, r"device taken on the size query")
+        with peer.ping_stream(L2_IP, interval=0.2) as ps:
+            info = l1.qmp(DST_PORT, "query-migrate")
+            assert info["status"] == "active", info
+            sent = info["ram"]["transferred"]
+            time.sleep(1)
+            t_cut = time.time()
+            l1.sh("kill -9 $(cat /run/relay.pid)")
+            res = l1.migrate_wait(timeout=120, poll=0.5, src=DST_PORT)
+            print(f"nested: stream cut after {sent} bytes: {migration_summary(res)}")
+            assert res["status"] == "failed", res
+            time.sleep(6)
+        assert "given back to the guest" not in l1.sh("dmesg").out[mark:], \
+            "the hold's bound ended it, not the cut"
+    _kept_device(l1, peer, "dst", DST_PORT, before, ps, t_cut)
+    assert 1 in l1.areas(), "the source guest's area is gone"
+
+    # the same relay, not cut, carries a whole migration
+    _fresh_dst(l1, "src", l1.vf0, SRC_PORT)
+    l1.sh(relay)
+    l1.migrate_start(src=DST_PORT, dst=SRC_PORT, to=RELAY_PORT)
+    res = l1.migrate_wait(src=DST_PORT)
+    print(f"nested: next migration, through the relay: {migration_summary(res)}")
+    assert res["status"] == "completed", res
+    _carried(l1, peer, "src", 1, before)
+    l1.sh("kill $(cat /run/relay.pid) 2>/dev/null; true")
+    l1.assert_kernels_clean("src", "dst")
+
+
+# struct compsc_area_hdr and struct compsc_replay_hdr (libcompsc abi.h)
+REG_COUNT_OFF, REPLAY_OFF_OFF = 12, 44
+REPLAY_COUNT_OFF = 8
+
+
+def _peek(l1, name, addr, width, cid):
+    """The guest reads @width bits at guest-physical @addr."""
+    l1.l2_cmd(name, cid, f"echo {cid}=$(devmem {addr:#x} {width})")
+    return int(l1.wait_l2_line(name, rf"{cid}=(0x[0-9A-Fa-f]+)").group(1), 16)
+
+
+def _poke(l1, name, addr, width, value, cid):
+    """The guest writes @value (@width bits) at guest-physical @addr."""
+    l1.l2_cmd(name, cid, f"devmem {addr:#x} {width} {value:#x}")
+    m = l1.wait_l2_line(name, rf"l2ctl: {cid} rc=(\d+)")
+    assert m.group(1) == "0", l1.l2_log(name)[-2000:]
+
+
+def _rewrite_during_take(l1, peer, addr, width, value, cid):
+    """Migrate src -> a fresh dst while the guest writes @value at @addr
+    with its device held; the migration's result, the L1 log since the
+    take and the peer's ping stream."""
+    _fresh_dst(l1, "dst", l1.vf1, DST_PORT)
+    with l1.hold_open() as mark, peer.ping_stream(L2_IP, interval=0.2) as ps:
+        l1.migrate_start()
+        l1.wait_dmesg(mark, r"device taken on the size query")
+        _poke(l1, "src", addr, width, value, cid)
+        l1.release_hold()
+        res = l1.migrate_wait(timeout=180, poll=0.5)
+        t_end = time.time()
+        time.sleep(6)
+    log = l1.sh("dmesg").out[mark:]
+    print(f"nested: {cid}: {migration_summary(res)}; compsc_vfio said:\n" +
+          "\n".join(x for x in log.splitlines() if "compsc" in x)[-1500:])
+    return res, log, ps, t_end
+
+
+def _guest_on_vf0(l1, peer):
+    """The L2 running as "src" on VF0 (where test_stream_cut leaves it),
+    or a fresh pair."""
+    try:
+        running = l1.l2_status(SRC_PORT, timeout=10) == "running"
+    except QMPFailed:
+        running = False
+    if not running:
+        l1.l2_stop("src", "dst")
+        l1.l2_pair(peer)
+
+
+def test_area_rewritten_during_take(l1, peer):
+    _guest_on_vf0(l1, peer)
+    gpa = l1.areas()[0]
+    before = _last_stat(l1, "src")
+    reg_count = _peek(l1, "src", gpa + REG_COUNT_OFF, 16, "rc0")
+    replay = gpa + _peek(l1, "src", gpa + REPLAY_OFF_OFF, 32, "ro0")
+    rp_count = _peek(l1, "src", replay + REPLAY_COUNT_OFF, 32, "rp0")
+    print(f"nested: area at {gpa:#x}: reg_count {reg_count}, replay log at "
+          f"{replay:#x} with {rp_count} records")
+
+    # the register list: saved from the take's copy, refused at the destination
+    res, log, ps, t_end = _rewrite_during_take(
+        l1, peer, gpa + REG_COUNT_OFF, 16, 0xffff, "regs")
+    assert res["status"] == "failed", res
+    assert f"{l1.vf1}: guest area refused" in log, log[-3000:]
+    _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_end)
+    _poke(l1, "src", gpa + REG_COUNT_OFF, 16, reg_count, "regs-back")
+
+    # the replay log: copied at the save, refused there
+    res, log, ps, t_end = _rewrite_during_take(
+        l1, peer, replay + REPLAY_COUNT_OFF, 32, 0xffffffff, "replay")
+    assert res["status"] == "failed", res
+    assert f"{l1.vf0}: cannot save the device" in log, log[-3000:]
+    _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_end)
+    _poke(l1, "src", replay + REPLAY_COUNT_OFF, 32, rp_count, "replay-back")
+
+    # its area put back, the guest migrates with its state
+    _fresh_dst(l1, "dst", l1.vf1, DST_PORT)
+    res = l1.migrate()
+    print(f"nested: area put back: {migration_summary(res)}")
+    assert res["status"] == "completed", res
+    _carried(l1, peer, "dst", 0, before)
+    l1.assert_kernels_clean("src", "dst")

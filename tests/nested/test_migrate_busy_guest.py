@@ -1,0 +1,152 @@
+"""Migrations while the guest does something to its VF (issue 16 item 3):
+with the interface down (it restores while down, and works once brought
+up), during a loop of MTU changes (every change succeeds), and back to
+back VF0 -> VF1 -> VF0 -> VF1 with no pause (the guest answers between
+hops). Each time: restores == migrations, no driver reset, the peer's
+traffic goes on. The three tests move one L2 along, in file order."""
+import re
+import time
+
+import pytest
+
+from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, answers, migration_summary
+
+PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
+STOP = "/tmp/mtu-loop.stop"
+
+
+class Chain:
+    """One L2 hopping between VF0 ("src", SRC_PORT) and VF1 ("dst",
+    DST_PORT); each hop goes into a fresh QEMU on the other VF."""
+
+    def __init__(self, l1, peer):
+        self.l1, self.peer = l1, peer
+        self.where = ("src", l1.vf0, SRC_PORT, 0)
+        self.other = ("dst", l1.vf1, DST_PORT, 1)
+        l1.l2_start("src", l1.vf0, SRC_PORT)
+        l1.wait_l2_up("src")
+        assert answers(peer) >= 3
+        self.ifname = re.search(r"l2: up if=(\S+)", l1.l2_log("src")).group(1)
+
+    @property
+    def name(self):
+        return self.where[0]
+
+    def stat(self, pred=None) -> dict:
+        """The last l2stat line of the guest (one satisfying @pred)."""
+        stats = self.l1.wait_l2_stat(self.name, "compsc_restores", pred=pred)
+        return {k: int(v) if k.startswith("compsc_") else v
+                for k, v in [s for s in stats if "compsc_restores" in s
+                             and (pred is None or pred(s))][-1].items()}
+
+    def hop(self) -> dict:
+        """Migrate into a fresh QEMU on the other VF; completed, and the
+        VF left behind gets another MAC (its host went away)."""
+        name, vf, port, _ = self.other
+        self.l1.l2_stop(name)
+        self.l1.l2_start(name, vf, port, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+        self.l1.wait_incoming(port)
+        res = self.l1.migrate(src=self.where[2], dst=port, poll=0.5)
+        print(f"nested: {self.where[0]} -> {name}: {migration_summary(res)}")
+        assert res["status"] == "completed", res
+        left = self.where[3]
+        self.l1.sh(f"ip link set {PF} vf {left} mac 02:00:00:00:00:9{left}")
+        self.where, self.other = self.other, self.where
+        return res
+
+    def restored(self, base: dict, n: int) -> dict:
+        """Once the guest counts @n restores more than in @base (a stat()):
+        that line; exactly @n, and no reset since @base."""
+        want = base["compsc_restores"] + n
+        s = self.stat(pred=lambda s: int(s["compsc_restores"]) >= want)
+        assert s["compsc_restores"] == want, (want, s)
+        if s["compsc_resets"] != base["compsc_resets"]:
+            # (the console is quiet: the driver's warnings are in dmesg)
+            why = self.cmd(f"why{want}", "dmesg | tail -40")
+            raise AssertionError(f"a driver reset: {base} -> {s}; the guest's log:\n{why}")
+        return s
+
+    def cmd(self, cid: str, cmd: str, timeout: float = 120) -> str:
+        """@cmd in the guest, waited for; its console output."""
+        log0 = len(self.l1.l2_log(self.name))
+        self.l1.l2_cmd(self.name, cid, cmd)
+        m = self.l1.wait_l2_line(self.name, rf"l2ctl: {cid} rc=(\d+)", timeout)
+        assert m.group(1) == "0", self.l1.l2_log(self.name)[-2000:]
+        return self.l1.l2_log(self.name)[log0:]
+
+
+@pytest.fixture(scope="module")
+def chain(l1, peer):
+    return Chain(l1, peer)
+
+
+def test_migrate_link_down(chain, peer):
+    base = chain.stat()
+    chain.cmd("down", f"ip link set dev {chain.ifname} down")
+    assert peer.ping(L2_IP, count=3, interval=0.5, deadline=3).received == 0, \
+        "the guest answered with its link down"
+    for i in (1, 2):
+        chain.hop()
+        # restored while down (the driver's task looks once a second)
+        chain.restored(base, i)
+    chain.cmd("up", f"ip link set dev {chain.ifname} up")
+    assert answers(peer) >= 3, chain.l1.l2_log(chain.name)[-2000:]
+    chain.restored(base, 2)
+
+
+def _mtu_loop(ifname: str) -> str:
+    """Alternate 9000/1500 until STOP exists; count changes and failures."""
+    return (f"rm -f {STOP}; n=0; f=0; while [ ! -e {STOP} ]; do "
+            f"for m in 9000 1500; do n=$((n+1)); "
+            f"ip link set dev {ifname} mtu $m 2>/tmp/mtu-loop.err || "
+            "{ f=$((f+1)); cat /tmp/mtu-loop.err; }; done; done; "
+            'echo "mtu-loop: changes=$n failed=$f"')
+
+
+def test_migrate_mtu_loop(chain, peer):
+    base = chain.stat()
+    chain.l1.l2_cmd(chain.name, "mtu", _mtu_loop(chain.ifname))
+    chain.l1.wait_l2_line(chain.name, r"l2ctl: mtu start", timeout=60)
+    with peer.ping_stream(L2_IP, interval=0.2) as ps:
+        # the loop alone, before any migration, costs no driver reset
+        mark = len(chain.l1.l2_stats(chain.name))
+        time.sleep(8)
+        alone = chain.l1.l2_stat_since(chain.name, mark)
+        print(f"nested: MTU loop alone: {alone}")
+        assert int(alone["compsc_resets"]) == base["compsc_resets"], \
+            (base, alone, chain.l1.l2_log(chain.name)[-3000:])
+        for i in (1, 2):
+            chain.hop()
+            chain.restored(base, i)
+            time.sleep(3)   # a few changes on this VF
+        chain.cmd("stop", f"touch {STOP}")
+        m = chain.l1.wait_l2_line(chain.name, r"mtu-loop: changes=(\d+) failed=(\d+)", 120)
+        time.sleep(2)
+    out = chain.cmd("stats", f"ethtool -S {chain.ifname} | grep -E 'mtu_deferred|restores'")
+    print(f"nested: {m.group(0)}; {' '.join(out.split())[:300]}; "
+          f"{ps.trace.received} of {ps.trace.sent} pings answered, longest gap "
+          f"{ps.trace.max_gap():.2f} s")
+    assert int(m.group(2)) == 0, chain.l1.l2_log(chain.name)[-3000:]
+    assert int(m.group(1)) >= 4, m.group(0)
+    assert answers(peer) >= 3, chain.l1.l2_log(chain.name)[-2000:]
+    chain.restored(base, 2)
+
+
+def test_migrate_back_to_back(chain, peer):
+    base = chain.stat()
+    ends = []
+    with peer.ping_stream(L2_IP, interval=0.2) as ps:
+        for _ in range(3):
+            chain.hop()
+            ends.append(time.time())
+        chain.restored(base, 3)
+        time.sleep(3)
+        ends.append(time.time())
+    # the guest answered on every VF it passed through, before it moved on
+    for i, (a, b) in enumerate(zip(ends, ends[1:])):
+        got = [t for t, _ in ps.trace.replies if a <= t <= b]
+        assert got, f"no reply between hop {i + 1} and what followed ({b - a:.1f} s)"
+    print(f"nested: back to back: {ps.trace.received} of {ps.trace.sent} pings answered, "
+          f"longest gap {ps.trace.max_gap():.2f} s")
+    assert answers(peer) >= 3
+    chain.l1.assert_kernels_clean("src", "dst")
