@@ -39,7 +39,7 @@ def load(vm: VM, vfs: list[VF], hold_qlen: Optional[int] = None) -> None:
     if hold_qlen is not None:
         params["hold_qlen"] = hold_qlen
     vm.insmod(KO, **params)
-    wait_lower(vm, vfs[0].bdf)
+    wait_lower(vm, vfs[0].bdf, notified=1)
     vm.run(f"ip addr flush dev {vfs[0].ifname} && "
            f"ip addr add {vf_ip(0)}/24 dev {UPPER} && ip link set {UPPER} up")
 
@@ -51,16 +51,15 @@ def lower_bdf(vm: VM) -> str:
     return r.out.strip()
 
 
-def wait_lower(vm: VM, bdf: str, timeout: float = 30) -> float:
-    """Wait until the upper's lower is the netdev on @bdf with carrier and
-    the shadow has announced it (peer_notify counted); returns seconds."""
+def wait_lower(vm: VM, bdf: str, notified: int, timeout: float = 30) -> float:
+    """Wait until the upper's lower is the netdev on @bdf, nothing is held
+    any more and the shadow has announced it (peer_notify reached
+    @notified: the flush comes first in the same work); returns seconds."""
     t0 = time.time()
     while time.time() - t0 < timeout:
         if lower_bdf(vm) == bdf:
-            lower = vm.run(f"cat {SYSFS}/lower").out.strip()
-            up = vm.run(f"cat /sys/class/net/{lower}/carrier", check=False).out.strip()
-            if up == "1" and vm.run(f"ethtool -S {UPPER} | grep -q 'tx_hold_qlen: 0$'",
-                                    check=False).ok:
+            s = stats(vm)
+            if s["peer_notify"] >= notified and s["tx_hold_qlen"] == 0:
                 return time.time() - t0
         time.sleep(0.1)
     raise BenchError(f"{UPPER} has no usable lower on {bdf} after {timeout}s\n"

@@ -30,7 +30,7 @@ def test_shadow_hold_bound(vm, vfs, peer):
         tx_dropped = int(vm.run(f"cat /sys/class/net/{UPPER}/statistics/tx_dropped").out)
         assert tx_dropped >= dropped, f"upper tx_dropped {tx_dropped} < {dropped}"
         shadow.plug(vm, vfs[0])
-        shadow.wait_lower(vm, vfs[0].bdf)
+        shadow.wait_lower(vm, vfs[0].bdf, notified=before["peer_notify"] + 1)
         after = shadow.stats(vm)
         assert after["tx_held_sent"] - before["tx_held_sent"] == BOUND, after
         assert after["tx_hold_qlen"] == 0, after

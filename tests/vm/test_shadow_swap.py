@@ -68,7 +68,7 @@ def _swap(vm, peer, old, new, measure, label) -> None:
     time.sleep(HOLD)
     assert vm.run(f"cat {shadow.SYSFS}/lower").out.strip() == "none", label
     shadow.plug(vm, new)
-    took = shadow.wait_lower(vm, new.bdf)
+    took = shadow.wait_lower(vm, new.bdf, notified=before["peer_notify"] + 1)
     ping.wait(check=False)
     after = shadow.stats(vm)
     measure(f"{label}: plug to usable lower", took, "s")
