@@ -183,8 +183,8 @@ static void gshadow_release(struct gshadow *gs, struct net_device *lower,
 		gshadow_unreplay(gs, lower);
 	netdev_put(lower, &gs->lower_tracker);
 	gshadow_inc(gs, GSHADOW_LOWER_RELEASED);
-	netdev_info(upper, "released %s%s; holding transmit\n", lower->name,
-		    gone ? " (device gone)" : "");
+	netdev_info(upper, "released %s%s\n", lower->name,
+		    gone ? " (device gone): holding transmit" : "");
 }
 
 static void gshadow_try_adopt(struct gshadow *gs)
@@ -323,13 +323,18 @@ static int __init gshadow_init(void)
 	return err;
 }
 
+/*
+ * Uppers first: unregistering the notifier replays NETDEV_UNREGISTER for
+ * every netdev, which would release a lower that stays as if it were
+ * gone, leaving the replayed flags and VLANs in it.
+ */
 static void __exit gshadow_exit(void)
 {
 	struct gshadow *gs, *tmp;
 
-	unregister_netdevice_notifier(&gshadow_notifier);
 	list_for_each_entry_safe(gs, tmp, &gshadow_uppers, node)
 		gshadow_destroy(gs);
+	unregister_netdevice_notifier(&gshadow_notifier);
 }
 
 module_init(gshadow_init);

@@ -40,6 +40,8 @@ def test_shadow_hold_bound(vm, vfs, peer):
         lower = vm.run(f"cat {shadow.SYSFS}/lower").out.strip()
         vm.run("rmmod gshadow")
         assert "master" not in vm.run(f"ip -o link show dev {lower}").out
+        last = vm.run("dmesg | grep 'gsh0: released' | tail -1").out
+        assert f"released {lower}" in last and "gone" not in last, last
         assert vm.run(f"cat /sys/class/net/{lower}/operstate").out.strip() == "up"
     finally:
         shadow.unload(vm, vfs)
