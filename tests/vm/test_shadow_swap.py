@@ -1,4 +1,4 @@
-"""Under guest-shadow with Debian's stock igbvf, the VM's VF is unplugged and another (VF 1), then the first again, plugged in: a TCP stream survives, and the upper's address, MTU 9000, a VLAN subinterface and 4 multicast groups work on each new lower (peer traffic)."""
+"""Under guest-shadow with Debian's stock igbvf, the VM's VF is unplugged and another (VF 1), then the first again, plugged in: a TCP stream survives, and the upper's address, MTU 9000, a VLAN subinterface (filter replayed) and 4 multicast groups answer through each new lower (peer traffic; QEMU delivers group frames to any VF, see guest-shadow/README.md)."""
 
 import threading
 import time
