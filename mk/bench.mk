@@ -148,7 +148,7 @@ $(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh $
 	set -e; x=$(LIBCOMPSC).new; rm -rf $$x; \
 	$(foreach d,$(BENCH_DRIVERS),install -D -m 0644 $(call bd_ko,$d) \
 		$$x/drivers/$(call bd_name,$d)/$(call bd_driver,$d).ko;) \
-	$(foreach k,$(KMOD_KOS),install -D -m 0644 $k $$x/kmod/$(notdir $k);) \
+	$(foreach k,$(KMOD_KOS) $(SHADOW_KO),install -D -m 0644 $k $$x/kmod/$(notdir $k);) \
 	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $$x $(BUILD)/compsc; \
 	rm -rf $(LIBCOMPSC); mv $$x $(LIBCOMPSC)
 

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gshadow - guest shadow for unmodified NIC drivers.
+ *
+ * One upper netdev (struct gshadow, its private area) carries the guest's
+ * network identity: name, MAC, addresses, routes, sockets. Beneath it sits
+ * at most one lower netdev, driven by whatever unmodified driver the
+ * device has. The core (core.c) finds and adopts a lower when one
+ * registers and releases it when it goes; the upper (upper.c) forwards
+ * transmit to the lower or holds it while there is none; record.c keeps
+ * the configuration applied through the upper in libcompsc's replay log
+ * and replays it into each new lower.
+ *
+ * RTNL rules:
+ * - adopt, release, replay, the lower pointer's writes, the uppers list,
+ *   the candidate list and the mode run under RTNL; nothing under RTNL
+ *   waits for anything but the lower's own ndo calls.
+ * - the lower pointer is read under RCU (transmit, rx_mode); a lower is
+ *   released only after synchronize_net() (netdev_rx_handler_unregister).
+ * - the notifier never adopts inline: it schedules the upper's work,
+ *   which takes RTNL itself, so a driver's probe finishes first.
+ */
+#ifndef GSHADOW_H
+#define GSHADOW_H
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <compsc/compsc.h>
+
+#define GSHADOW_DRV		"gshadow"
+#define GSHADOW_MAX_CANDS	4	/* explicit lower choices per upper */
+#define GSHADOW_CAND_LEN	32	/* a bus device name, e.g. 0000:01:10.2 */
+
+enum gshadow_mode {
+	GSHADOW_PASSTHROUGH,	/* forward and count calls, record nothing */
+	GSHADOW_INTERPOSE,	/* also record them, replay into a new lower */
+};
+
+/* Counters reported by ethtool -S (names in ethtool.c, same order). */
+enum gshadow_stat {
+	GSHADOW_TX_HELD,	/* skbs queued while no lower was usable */
+	GSHADOW_TX_HELD_SENT,	/* held skbs handed to a lower later */
+	GSHADOW_TX_HOLD_DROPPED, /* skbs dropped: hold queue full */
+	GSHADOW_TX_HOLD_PEAK,	/* deepest the hold queue got (gauge) */
+	GSHADOW_LOWER_ADOPTED,
+	GSHADOW_LOWER_RELEASED,
+	GSHADOW_REPLAYS,	/* new lowers the log was replayed into */
+	GSHADOW_REPLAY_ERRORS,	/* replayed settings a lower refused */
+	GSHADOW_MTU_CLAMPED,	/* lowers that could not take the MTU */
+	GSHADOW_PEER_NOTIFY,	/* gratuitous ARP / unsolicited NA rounds */
+	GSHADOW_LOG_FULL,	/* settings the replay log had no room for */
+	GSHADOW_CALL_MTU,	/* tap: calls through the upper, any mode */
+	GSHADOW_CALL_MAC,
+	GSHADOW_CALL_RX_MODE,
+	GSHADOW_CALL_RX_FLAGS,
+	GSHADOW_CALL_VLAN_ADD,
+	GSHADOW_CALL_VLAN_DEL,
+	GSHADOW_NR_STATS,
+};
+
+struct gshadow {
+	struct net_device *upper;
+	struct net_device __rcu *lower;	/* RTNL writes, RCU reads */
+	netdevice_tracker lower_tracker;
+	struct list_head node;		/* in gshadow_uppers, under RTNL */
+	struct work_struct work;	/* adopt, flush, notify: takes RTNL */
+	struct sk_buff_head held;	/* hold queue; its own lock */
+	u32 hold_max;			/* queue bound, READ_ONCE/WRITE_ONCE */
+	enum gshadow_mode mode;		/* RTNL */
+	bool notify_pending;		/* RTNL: announce once the lower is up */
+	bool replaying;			/* RTNL: our own upper calls, not recorded */
+	netdev_features_t masked;	/* RTNL: offloads the lower lacks */
+	char cands[GSHADOW_MAX_CANDS][GSHADOW_CAND_LEN]; /* RTNL */
+	spinlock_t log_lock;		/* protects log (rx_mode is atomic) */
+	struct compsc_replay log;
+	void *log_mem;
+	atomic64_t stats[GSHADOW_NR_STATS];
+};
+
+static inline void gshadow_inc(struct gshadow *gs, enum gshadow_stat s)
+{
+	atomic64_inc(&gs->stats[s]);
+}
+
+/* core.c */
+bool gshadow_lower_ready(const struct net_device *lower);
+void gshadow_kick(struct gshadow *gs);
+int gshadow_set_cands(struct gshadow *gs, const char *list);
+
+/* upper.c */
+extern const struct net_device_ops gshadow_netdev_ops;
+struct net_device *gshadow_create(const char *name, const u8 *mac,
+				  u32 log_records);
+rx_handler_result_t gshadow_handle_frame(struct sk_buff **pskb);
+void gshadow_flush(struct gshadow *gs, struct net_device *lower);
+
+/* record.c: the interpose tap's log and its replay */
+int gshadow_log_init(struct gshadow *gs, u32 records);
+void gshadow_log_free(struct gshadow *gs);
+void gshadow_record_mtu(struct gshadow *gs, u32 mtu);
+void gshadow_record_mac(struct gshadow *gs, const u8 *mac);
+void gshadow_record_flags(struct gshadow *gs, u32 flags);
+void gshadow_record_vlan(struct gshadow *gs, __be16 proto, u16 vid, bool add);
+void gshadow_record_addrs(struct gshadow *gs);
+u32 gshadow_log_count(struct gshadow *gs);
+void gshadow_replay(struct gshadow *gs, struct net_device *lower);
+void gshadow_unreplay(struct gshadow *gs, struct net_device *lower);
+
+/* ethtool.c, sysfs.c */
+extern const struct ethtool_ops gshadow_ethtool_ops;
+extern const struct attribute_group gshadow_attr_group;
+int gshadow_masked_names(netdev_features_t f, char *buf, size_t len);
+
+#endif /* GSHADOW_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gshadow sysfs, /sys/class/net/<upper>/gshadow/:
+ *   lower            the lower netdev now, or "none"
+ *   lower_pci        bus devices whose netdev is adopted besides a MAC match
+ *   hold_qlen        the transmit hold queue bound (packets)
+ *   mode             passthrough | interpose
+ *   features_masked  the upper's offloads the lower lacks
+ * Stores take RTNL with rtnl_trylock(): unregister removes these files
+ * under RTNL, and waiting for it here could deadlock with that.
+ */
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include "gshadow.h"
+
+#define to_gs(d)	((struct gshadow *)netdev_priv(to_net_dev(d)))
+
+static const struct {
+	netdev_features_t bit;
+	const char *name;
+} gshadow_feature_names[] = {
+	{ NETIF_F_SG, "scatter-gather" },
+	{ NETIF_F_HW_CSUM, "tx-checksum-hw" },
+	{ NETIF_F_HIGHDMA, "highdma" },
+	{ NETIF_F_TSO, "tso" },
+	{ NETIF_F_TSO6, "tso6" },
+	{ NETIF_F_TSO_ECN, "tso-ecn" },
+};
+
+int gshadow_masked_names(netdev_features_t f, char *buf, size_t len)
+{
+	int i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(gshadow_feature_names); i++)
+		if (f & gshadow_feature_names[i].bit)
+			n += scnprintf(buf + n, len - n, "%s%s", n ? " " : "",
+				       gshadow_feature_names[i].name);
+	return n;
+}
+
+static ssize_t lower_show(struct device *d, struct device_attribute *a,
+			  char *buf)
+{
+	struct gshadow *gs = to_gs(d);
+	struct net_device *lower;
+	ssize_t n;
+
+	rcu_read_lock();
+	lower = rcu_dereference(gs->lower);
+	n = sysfs_emit(buf, "%s\n", lower ? lower->name : "none");
+	rcu_read_unlock();
+	return n;
+}
+static DEVICE_ATTR_RO(lower);
+
+static ssize_t lower_pci_show(struct device *d, struct device_attribute *a,
+			      char *buf)
+{
+	struct gshadow *gs = to_gs(d);
+	ssize_t n = 0;
+	int i;
+
+	if (!rtnl_trylock())
+		return restart_syscall();
+	for (i = 0; i < GSHADOW_MAX_CANDS && gs->cands[i][0]; i++)
+		n += sysfs_emit_at(buf, n, "%s%s", i ? "," : "", gs->cands[i]);
+	rtnl_unlock();
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+
+static ssize_t lower_pci_store(struct device *d, struct device_attribute *a,
+			       const char *buf, size_t len)
+{
+	struct gshadow *gs = to_gs(d);
+	int err;
+
+	if (!rtnl_trylock())
+		return restart_syscall();
+	err = gshadow_set_cands(gs, buf);
+	rtnl_unlock();
+	if (err)
+		return err;
+	gshadow_kick(gs);
+	return len;
+}
+static DEVICE_ATTR_RW(lower_pci);
+
+static ssize_t hold_qlen_show(struct device *d, struct device_attribute *a,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_gs(d)->hold_max));
+}
+
+static ssize_t hold_qlen_store(struct device *d, struct device_attribute *a,
+			       const char *buf, size_t len)
+{
+	u32 v;
+	int err;
+
+	err = kstrtou32(buf, 0, &v);
+	if (err)
+		return err;
+	if (v > 65536)
+		return -ERANGE;
+	WRITE_ONCE(to_gs(d)->hold_max, v);
+	return len;
+}
+static DEVICE_ATTR_RW(hold_qlen);
+
+static const char * const gshadow_modes[] = {
+	[GSHADOW_PASSTHROUGH] = "passthrough",
+	[GSHADOW_INTERPOSE] = "interpose",
+};
+
+static ssize_t mode_show(struct device *d, struct device_attribute *a,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", gshadow_modes[READ_ONCE(to_gs(d)->mode)]);
+}
+
+static ssize_t mode_store(struct device *d, struct device_attribute *a,
+			  const char *buf, size_t len)
+{
+	int m = sysfs_match_string(gshadow_modes, buf);
+
+	if (m < 0)
+		return m;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	WRITE_ONCE(to_gs(d)->mode, m);
+	rtnl_unlock();
+	return len;
+}
+static DEVICE_ATTR_RW(mode);
+
+static ssize_t features_masked_show(struct device *d,
+				    struct device_attribute *a, char *buf)
+{
+	char names[128];
+
+	if (!rtnl_trylock())
+		return restart_syscall();
+	gshadow_masked_names(to_gs(d)->masked, names, sizeof(names));
+	rtnl_unlock();
+	return sysfs_emit(buf, "%s\n", names[0] ? names : "none");
+}
+static DEVICE_ATTR_RO(features_masked);
+
+static struct attribute *gshadow_attrs[] = {
+	&dev_attr_lower.attr,
+	&dev_attr_lower_pci.attr,
+	&dev_attr_hold_qlen.attr,
+	&dev_attr_mode.attr,
+	&dev_attr_features_masked.attr,
+	NULL,
+};
+
+const struct attribute_group gshadow_attr_group = {
+	.name = "gshadow",
+	.attrs = gshadow_attrs,
+};

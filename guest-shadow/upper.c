@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gshadow upper: the netdev applications use. Transmit goes to the lower
+ * when it can carry it and into the bounded hold queue when it cannot, so
+ * the stack never sees an error; every configuration call is forwarded to
+ * the lower (the passthrough tap counts it) and, in interpose mode,
+ * recorded for the next lower (record.c).
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/rtnetlink.h>
+#include "gshadow.h"
+
+/* What the upper may offer; each lower's own features mask it. */
+#define GSHADOW_OFFLOADS	(NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
+				 NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
+/* Tags ride in skb metadata; a lower without them inserts in software. */
+#define GSHADOW_VLAN_FEATURES	(NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_CTAG_RX | \
+				 NETIF_F_HW_VLAN_CTAG_FILTER)
+
+rx_handler_result_t gshadow_handle_frame(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct net_device *upper = rcu_dereference(skb->dev->rx_handler_data);
+
+	skb->dev = upper;
+	dev_sw_netstats_rx_add(upper, skb->len);
+	return RX_HANDLER_ANOTHER;
+}
+
+/* Queue @skb for the next usable lower, or drop it when the queue is full. */
+static netdev_tx_t gshadow_hold(struct gshadow *gs, struct sk_buff *skb)
+{
+	u32 qlen;
+
+	spin_lock(&gs->held.lock);
+	qlen = skb_queue_len(&gs->held);
+	if (qlen >= READ_ONCE(gs->hold_max)) {
+		spin_unlock(&gs->held.lock);
+		gshadow_inc(gs, GSHADOW_TX_HOLD_DROPPED);
+		dev_core_stats_tx_dropped_inc(gs->upper);
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	__skb_queue_tail(&gs->held, skb);
+	spin_unlock(&gs->held.lock);
+	gshadow_inc(gs, GSHADOW_TX_HELD);
+	if (qlen + 1 > atomic64_read(&gs->stats[GSHADOW_TX_HOLD_PEAK]))
+		atomic64_set(&gs->stats[GSHADOW_TX_HOLD_PEAK], qlen + 1);
+	return NETDEV_TX_OK;
+}
+
+static void gshadow_xmit_lower(struct net_device *upper,
+			       struct net_device *lower, struct sk_buff *skb)
+{
+	unsigned int len = skb->len;
+
+	skb->dev = lower;
+	if (dev_xmit_complete(dev_queue_xmit(skb)))
+		dev_sw_netstats_tx_add(upper, 1, len);
+	else
+		dev_core_stats_tx_dropped_inc(upper);
+}
+
+static netdev_tx_t gshadow_start_xmit(struct sk_buff *skb,
+				      struct net_device *dev)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower = rcu_dereference_bh(gs->lower);
+
+	/* behind held packets too, or they would be overtaken */
+	if (unlikely(!gshadow_lower_ready(lower) ||
+		     !skb_queue_empty_lockless(&gs->held))) {
+		netdev_tx_t rc = gshadow_hold(gs, skb);
+
+		if (gshadow_lower_ready(lower))
+			gshadow_kick(gs);
+		return rc;
+	}
+	gshadow_xmit_lower(dev, lower, skb);
+	return NETDEV_TX_OK;
+}
+
+/* Send what was held, in order (work context, RTNL held, @lower usable). */
+void gshadow_flush(struct gshadow *gs, struct net_device *lower)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&gs->held))) {
+		gshadow_xmit_lower(gs->upper, lower, skb);
+		gshadow_inc(gs, GSHADOW_TX_HELD_SENT);
+	}
+}
+
+static int gshadow_open(struct net_device *dev)
+{
+	return 0;
+}
+
+static int gshadow_stop(struct net_device *dev)
+{
+	return 0;
+}
+
+static int gshadow_change_mtu(struct net_device *dev, int mtu)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower = rtnl_dereference(gs->lower);
+	int err;
+
+	gshadow_inc(gs, GSHADOW_CALL_MTU);
+	if (lower) {
+		err = dev_set_mtu(lower, mtu);
+		if (err)
+			return err;
+	}
+	WRITE_ONCE(dev->mtu, mtu);
+	if (!gs->replaying)
+		gshadow_record_mtu(gs, mtu);
+	return 0;
+}
+
+static int gshadow_set_mac(struct net_device *dev, void *p)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower = rtnl_dereference(gs->lower);
+	struct sockaddr *sa = p;
+	int err;
+
+	gshadow_inc(gs, GSHADOW_CALL_MAC);
+	if (!is_valid_ether_addr(sa->sa_data))
+		return -EADDRNOTAVAIL;
+	if (lower) {
+		err = dev_set_mac_address(lower, sa, NULL);
+		if (err)
+			return err;
+	}
+	eth_hw_addr_set(dev, sa->sa_data);
+	gshadow_record_mac(gs, sa->sa_data);
+	return 0;
+}
+
+/* Atomic: under the upper's address lock. */
+static void gshadow_set_rx_mode(struct net_device *dev)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower;
+
+	gshadow_inc(gs, GSHADOW_CALL_RX_MODE);
+	rcu_read_lock();
+	lower = rcu_dereference(gs->lower);
+	if (lower) {
+		dev_uc_sync_multiple(lower, dev);
+		dev_mc_sync_multiple(lower, dev);
+	}
+	rcu_read_unlock();
+	gshadow_record_addrs(gs);
+}
+
+static void gshadow_change_rx_flags(struct net_device *dev, int change)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower = rtnl_dereference(gs->lower);
+
+	gshadow_inc(gs, GSHADOW_CALL_RX_FLAGS);
+	if (lower && (change & IFF_PROMISC))
+		dev_set_promiscuity(lower, dev->flags & IFF_PROMISC ? 1 : -1);
+	if (lower && (change & IFF_ALLMULTI))
+		dev_set_allmulti(lower, dev->flags & IFF_ALLMULTI ? 1 : -1);
+	gshadow_record_flags(gs, dev->flags);
+}
+
+static int gshadow_vlan_add(struct net_device *dev, __be16 proto, u16 vid)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower = rtnl_dereference(gs->lower);
+	int err;
+
+	gshadow_inc(gs, GSHADOW_CALL_VLAN_ADD);
+	if (lower) {
+		err = vlan_vid_add(lower, proto, vid);
+		if (err)
+			return err;
+	}
+	gshadow_record_vlan(gs, proto, vid, true);
+	return 0;
+}
+
+static int gshadow_vlan_del(struct net_device *dev, __be16 proto, u16 vid)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower = rtnl_dereference(gs->lower);
+
+	gshadow_inc(gs, GSHADOW_CALL_VLAN_DEL);
+	if (lower)
+		vlan_vid_del(lower, proto, vid);
+	gshadow_record_vlan(gs, proto, vid, false);
+	return 0;
+}
+
+static netdev_features_t gshadow_fix_features(struct net_device *dev,
+					      netdev_features_t features)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower = rtnl_dereference(gs->lower);
+
+	if (lower) {
+		gs->masked = dev->wanted_features & GSHADOW_OFFLOADS &
+			     ~lower->features;
+		features &= ~gs->masked;
+	}
+	return features;
+}
+
+const struct net_device_ops gshadow_netdev_ops = {
+	.ndo_open		= gshadow_open,
+	.ndo_stop		= gshadow_stop,
+	.ndo_start_xmit		= gshadow_start_xmit,
+	.ndo_get_stats64	= dev_get_tstats64,
+	.ndo_change_mtu		= gshadow_change_mtu,
+	.ndo_set_mac_address	= gshadow_set_mac,
+	.ndo_set_rx_mode	= gshadow_set_rx_mode,
+	.ndo_change_rx_flags	= gshadow_change_rx_flags,
+	.ndo_vlan_rx_add_vid	= gshadow_vlan_add,
+	.ndo_vlan_rx_kill_vid	= gshadow_vlan_del,
+	.ndo_fix_features	= gshadow_fix_features,
+	.ndo_validate_addr	= eth_validate_addr,
+};
+
+/* Runs after unregister, without RTNL: nothing can kick the work again. */
+static void gshadow_destructor(struct net_device *dev)
+{
+	struct gshadow *gs = netdev_priv(dev);
+
+	cancel_work_sync(&gs->work);
+	skb_queue_purge(&gs->held);
+	gshadow_log_free(gs);
+}
+
+struct net_device *gshadow_create(const char *name, const u8 *mac,
+				  u32 log_records)
+{
+	struct net_device *dev;
+	struct gshadow *gs;
+	int err;
+
+	dev = alloc_netdev(sizeof(*gs), name, NET_NAME_USER, ether_setup);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	gs = netdev_priv(dev);
+	gs->upper = dev;
+	gs->mode = GSHADOW_INTERPOSE;
+	skb_queue_head_init(&gs->held);
+	spin_lock_init(&gs->log_lock);
+	err = gshadow_log_init(gs, log_records);
+	if (err) {
+		free_netdev(dev);
+		return ERR_PTR(err);
+	}
+	dev->netdev_ops = &gshadow_netdev_ops;
+	dev->ethtool_ops = &gshadow_ethtool_ops;
+	dev->sysfs_groups[0] = &gshadow_attr_group;
+	dev->needs_free_netdev = true;
+	dev->priv_destructor = gshadow_destructor;
+	dev->pcpu_stat_type = NETDEV_PCPU_STAT_TSTATS;
+	/* the hold queue is the qdisc while no lower exists; the lower has its own */
+	dev->priv_flags |= IFF_UNICAST_FLT | IFF_NO_QUEUE | IFF_LIVE_ADDR_CHANGE;
+	dev->lltx = true;
+	dev->hw_features = GSHADOW_OFFLOADS | GSHADOW_VLAN_FEATURES;
+	dev->features = dev->hw_features;
+	dev->vlan_features = GSHADOW_OFFLOADS;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_MAX_MTU;
+	eth_hw_addr_set(dev, mac);
+	gshadow_record_mac(gs, mac);
+	gshadow_record_mtu(gs, dev->mtu);
+	/* no carrier until the first lower: then it stays on across swaps */
+	netif_carrier_off(dev);
+	return dev;
+}
