@@ -242,7 +242,11 @@ def bench_soak(n: int, out: Path) -> dict:
         except Exception as e:  # noqa: BLE001 - counted, reported, then closed
             problems.add(f"bench soak stopped: {type(e).__name__}: {str(e).splitlines()[0]}")
         finally:
-            rep["leaks"] = _leaks(vm, problems, rep)
+            try:
+                rep["leaks"] = _leaks(vm, problems, rep)
+            except BenchError as e:
+                problems.add(f"kmemleak scan failed: {str(e).splitlines()[0]}")
+                rep["leaks"] = -1
             vm.close(check=False)
             probs = vm.kernel_problems()
             rep["kernel_reports"] = len(probs)
@@ -442,6 +446,7 @@ def nested_soak(n: int, out: Path) -> dict:
                     l1.sh(f"ip link set {pf} vf {at} mac 02:00:00:00:00:9{at}")
                     at = 1 - at
                     name, vf, port = slots[1 - at]
+                    _l2_reports(l1, name, problems)
                     l1.l2_stop(name)
                     l1.l2_start(name, vf, port, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
                     l1.wait_incoming(port)
@@ -470,8 +475,7 @@ def nested_soak(n: int, out: Path) -> dict:
             if rep["ping"]["dup"]:
                 problems.add(f"nested: {rep['ping']['dup']} duplicated ping replies")
             for name, _, _ in slots:
-                for p in kernel_problems(l1.l2_log(name)):
-                    problems.add(f"L2 {name} kernel report: {p.splitlines()[0].strip()}")
+                _l2_reports(l1, name, problems)
             for p in kernel_problems(l1.sh("dmesg").out):
                 problems.add(f"L1 kernel report: {p.splitlines()[0].strip()}")
         except Exception as e:  # noqa: BLE001 - counted and reported
@@ -484,6 +488,13 @@ def nested_soak(n: int, out: Path) -> dict:
     rep["problems"] = problems.lines
     out.write_text(json.dumps(rep, indent=1) + "\n")
     return rep
+
+
+def _l2_reports(l1, name: str, problems: Problems) -> None:
+    """Kernel reports on the console of the L2 QEMU @name (its log goes
+    when that QEMU is started again)."""
+    for p in kernel_problems(l1.l2_log(name)):
+        problems.add(f"L2 {name} kernel report: {p.splitlines()[0].strip()}")
 
 
 # ------------------------------------------------------------ summary

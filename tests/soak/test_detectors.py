@@ -10,13 +10,15 @@ from compscmig import ethtool_stats, load_compsc, migrate
 from compscvm import VM, KernelProblem
 
 BUGS = "/sys/kernel/debug/bench_bugs"
-# kind -> what its report says (the scanner must flag it, and only it)
+# kind -> what its report says (the scanner must flag it, and only it).
+# In this order: lockdep switches itself off after any report that makes
+# its state unreliable (KASAN's does), so it goes first, KASAN last.
 SIGNS = {
-    "kasan": "BUG: KASAN: slab-out-of-bounds",
-    "kfence": "BUG: KFENCE: use-after-free read",
-    "sleep": "BUG: sleeping function called from invalid context",
     "lockdep": "possible circular locking dependency detected",
+    "sleep": "BUG: sleeping function called from invalid context",
     "odebug": "ODEBUG: free active",
+    "kfence": "BUG: KFENCE: use-after-free read",
+    "kasan": "BUG: KASAN: slab-out-of-bounds",
 }
 
 

@@ -1020,7 +1020,8 @@ class VM:
     # -- shutdown
     def close(self, check: bool = True) -> None:
         """Power off (or kill) the guest and release everything. With
-        check=True, raise KernelProblem if the log shows one."""
+        check=True, raise KernelProblem if the log shows one or, on the
+        debug kernel, if a kmemleak scan made just before finds a leak."""
         if self._closed:
             return
         self._closed = True
@@ -1033,10 +1034,13 @@ class VM:
         finally:
             self._stop()
         if check:
-            self.check_kernel_log()
             if leaks:
-                raise KernelProblem(f"kmemleak in {self.name} ({self.console_path}):\n"
-                                    + leaks[:6000])
+                probs = self.kernel_problems()
+                raise KernelProblem(
+                    f"kmemleak in {self.name} ({self.console_path}):\n{leaks[:6000]}"
+                    + ("\n\nand on the console:\n\n" + "\n\n...\n\n".join(probs)
+                       if probs else ""))
+            self.check_kernel_log()
 
     def _stop(self) -> None:
         """Power off (kill after 30 s) and release QEMU, channel, sockets."""
