@@ -429,7 +429,7 @@ def nested_soak(n: int, out: Path) -> dict:
             l1.l2_start("src", l1.vf0, SRC_PORT)
             l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
             l1.wait_l2_up("src")
-            first = l1.wait_l2_stat("src", "compsc_restores")[-1]
+            first = _with(l1.wait_l2_stat("src", "compsc_restores"), "compsc_restores")
             r0, z0 = int(first["compsc_restores"]), int(first["compsc_resets"])
             rx_prev = int(first.get("rx_packets", 0))
             t_loop = time.time()
@@ -452,7 +452,7 @@ def nested_soak(n: int, out: Path) -> dict:
                     l1.wait_incoming(port)
                     st = l1.wait_l2_stat(slots[at][0], "compsc_restores", pred=lambda s:
                                          int(s["compsc_restores"]) >= r0 + i + 1)
-                    last = [s for s in st if "compsc_restores" in s][-1]
+                    last = _with(st, "compsc_restores")
                     rx = int(last.get("rx_packets", 0))
                     if rx < rx_prev:
                         problems.add(f"nested migration {i + 1}: rx_packets went back "
@@ -463,7 +463,7 @@ def nested_soak(n: int, out: Path) -> dict:
                         f"{el:.0f} s, {el / (i + 1):.1f} s each")
             rep["loop_s"] = round(time.time() - t_loop, 1)
             rep["s_per_migration"] = round(rep["loop_s"] / max(1, rep["migrations"]), 1)
-            end = l1.wait_l2_stat(slots[at][0], "compsc_restores")[-1]
+            end = _with(l1.wait_l2_stat(slots[at][0], "compsc_restores"), "compsc_restores")
             rep["restores"] = int(end["compsc_restores"]) - r0
             rep["resets"] = int(end["compsc_resets"]) - z0
             rep["ping"] = {"sent": ps.trace.sent, "received": ps.trace.received,
@@ -488,6 +488,11 @@ def nested_soak(n: int, out: Path) -> dict:
     rep["problems"] = problems.lines
     out.write_text(json.dumps(rep, indent=1) + "\n")
     return rep
+
+
+def _with(stats: list, key: str) -> dict:
+    """The last l2stat line that carries @key."""
+    return [s for s in stats if key in s][-1]
 
 
 def _l2_reports(l1, name: str, problems: Problems) -> None:
