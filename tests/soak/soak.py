@@ -47,10 +47,17 @@ LONG_EVERY = 10
 SAMPLE_EVERY = 10       # counters and kernel-log checks, in migrations
 INTEG_RE = re.compile(r"integrity: blocks=(\d+) corrupt=(\d+) stale=(\d+) "
                       r"dup=(\d+) missing=(\d+) last_seq=(\d+)")
-# slab usage is flat when the end is within this of the middle (a leak of
-# a few hundred bytes per migration over 500 would be 100+ KiB; this also
-# lets the allocator's per-CPU caches settle)
+# Slab usage is flat when unreclaimable slab at the end is within
+# SLAB_SLACK_KB + SLAB_PER_MIG_KB per migration of the middle sample. Coarse
+# on purpose: KASAN's quarantine keeps freed objects (up to 1/32 of RAM)
+# counted as slab while it fills, and guest commands come and go; kmemleak
+# is the leak check, this one catches growth it cannot see (objects still
+# referenced, e.g. a list that only grows).
 SLAB_SLACK_KB = 2048
+SLAB_PER_MIG_KB = 2
+# After the last migration the streams run this long undisturbed: TCP
+# backs off while the device is held over and over, and must come back.
+QUIET_TAIL_S = 15
 
 
 def log(msg: str) -> None:
@@ -95,18 +102,17 @@ def slab_sample(vm: VM, label: str) -> dict:
 
 
 def slab_verdict(samples: list, migrations_2nd_half: int) -> tuple[bool, str]:
-    """Flat: unreclaimable slab at the end within SLAB_SLACK_KB of the
-    middle, and no cache that grew by one object or more per migration
-    over the second half."""
+    """Flat: see SLAB_SLACK_KB. The caches that grew most over the second
+    half are named, for whoever reads a failure."""
     start, mid, end = samples
     grow_kb = end["SUnreclaim"] - mid["SUnreclaim"]
     n = max(1, migrations_2nd_half)
-    growers = {c: end["caches"][c] - mid["caches"].get(c, 0) for c in end["caches"]
-               if end["caches"][c] - mid["caches"].get(c, 0) >= n}
-    flat = grow_kb <= SLAB_SLACK_KB and not growers
+    flat = grow_kb <= SLAB_SLACK_KB + SLAB_PER_MIG_KB * n
+    top = sorted(((end["caches"][c] - mid["caches"].get(c, 0), c) for c in end["caches"]),
+                 reverse=True)[:5]
     why = (f"SUnreclaim {start['SUnreclaim']} -> {mid['SUnreclaim']} -> {end['SUnreclaim']} kB"
-           f" (second half {grow_kb:+d} kB over {n} migrations)"
-           + (f"; caches growing >= 1 object/migration: {growers}" if growers else ""))
+           f" (second half {grow_kb:+d} kB over {n} migrations); most grown caches"
+           f" (objects): {', '.join(f'{c} {d:+d}' for d, c in top)}")
     return flat, why
 
 
@@ -332,7 +338,10 @@ def _bench_run(vm: VM, peer: Peer, n: int, cli: str, tmp: Path,
                     break
         slabs.append(slab_sample(vm, "end"))
         loop_s = time.time() - t_loop
+        log(f"migrations done; the streams run {QUIET_TAIL_S} s more undisturbed")
+        time.sleep(QUIET_TAIL_S)
         tcp_rep = tcp_verdict(tcp, tcp_out, problems)
+        rep["frames"] = _frame_sizes(peer, vf, problems, "after the migrations")
         udp.terminate()
         udp.wait(30)
     rep["migrations"] = done
@@ -357,12 +366,27 @@ def _bench_run(vm: VM, peer: Peer, n: int, cli: str, tmp: Path,
     time.sleep(1)
     _counters(vm, peer, vf, c0, tap0, samples, problems, rep)
     changes.undo()
+    rep["frames_after_undo"] = _frame_sizes(peer, vf, None, "after the changes were undone")
     flat, why = slab_verdict(slabs, n - n // 2)
     rep["slab"] = {"flat": flat, "why": why,
                    "samples": [{k: v for k, v in s.items() if k != "caches"} for s in slabs]}
     log(f"slab: {'flat' if flat else 'GROWING'}: {why}")
     if not flat:
         problems.add(f"slab usage not flat: {why}")
+
+
+def _frame_sizes(peer: Peer, vf, problems, when: str) -> dict:
+    """Small and full-size (1500-byte) pings from the peer: a VF that
+    passes one and drops the other is misconfigured for frame size."""
+    got = {}
+    for size in (56, 1472):
+        r = peer.run(["ping", "-n", "-c", "5", "-i", "0.2", "-s", str(size), "-W", "2",
+                      vf.ip], timeout=30, check=False)
+        got[size] = Peer._parse_ping(r.out, 0.2).received
+    log(f"pings {when}: {got[56]}/5 small, {got[1472]}/5 full-size")
+    if problems is not None and (got[56] < 3 or got[1472] < 3):
+        problems.add(f"pings {when}: {got[56]}/5 small, {got[1472]}/5 full-size answered")
+    return {"small": got[56], "full": got[1472]}
 
 
 def _integrity(recv, problems: Problems, rep: dict) -> None:
