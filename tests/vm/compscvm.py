@@ -102,14 +102,29 @@ class GuestStalled(BenchError):
 
 # Lines that mean the kernel went wrong. Taint notices for our out-of-tree,
 # unsigned modules are expected and do not match any of these.
+# The debug kernel (make soak, tests/vm/debugkernel.config) adds its
+# detectors' words: lockdep's and KFENCE's headlines (behind a WARNING: or
+# BUG: today, named here so a reworded prefix still counts), debugobjects,
+# kmemleak finding leaks on a scan or switching itself off (then nothing
+# more would be found), and lockdep switching itself off.
 PROBLEM_RE = re.compile(
     r"Oops|BUG:|WARNING:|general protection|Call Trace|Kernel panic"
     r"|kernel BUG|UBSAN:|KASAN:|list_(add|del) corruption|RCU stall"
-    r"|hung_task|soft lockup|hard LOCKUP")
+    r"|hung_task|soft lockup|hard LOCKUP"
+    r"|possible circular locking|possible recursive locking|inconsistent lock state"
+    r"|sleeping function called from invalid context|KFENCE:|ODEBUG:"
+    r"|suspected memory leak|unreferenced object 0x|kmemleak: .*disabled"
+    r"|lockdep is turned off")
 HARMLESS_RE = re.compile(
     r"loading out-of-tree module taints kernel"
     r"|module verification failed"
-    r"|tainting kernel")
+    r"|tainting kernel"
+    r"|ODEBUG: selftest passed|ODEBUG: \d+ of \d+ active objects replaced")
+
+
+# Guest memory a debug-kernel VM gets on top of what its caller asked.
+DEBUG_EXTRA_MEM = 512
+KMEMLEAK = "/sys/kernel/debug/kmemleak"
 
 
 def _short(cmd: str, n: int = 60) -> str:
@@ -282,6 +297,9 @@ class Bench:
         self.modules = Path(os.environ.get("COMPSC_MODULES", self.vmdir / "lib-compsc"))
         self.qemu = os.environ.get("COMPSC_QEMU", "qemu-system-x86_64")
         self.runs = self.vmdir / "runs" / RUN_ID
+        # The debug kernel (mk/debugkernel.mk sets this): KASAN's shadow
+        # (1/8 of RAM), its quarantine and kmemleak's records need room.
+        self.debug = os.environ.get("COMPSC_DEBUG_KERNEL") == "1"
 
     def check(self) -> None:
         """Raise BenchError naming the make target if an artifact is missing."""
@@ -646,6 +664,8 @@ class VM:
         self.bench = bench or Bench()
         self.bench.check()
         self.peer, self.name = peer, name
+        if self.bench.debug:
+            mem += DEBUG_EXTRA_MEM
         self.dir = self.bench.runs / name
         shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(parents=True)
@@ -835,6 +855,18 @@ class VM:
             return []
         return kernel_problems(text)
 
+    def kmemleak_scan(self, timeout: float = 600) -> Optional[str]:
+        """Have kmemleak scan now and return what it reports ("" when
+        clean); None on a kernel without kmemleak (Debian's). Two scans:
+        an object only a register or a list in flight pointed to during
+        the first is referenced again in the second and not listed."""
+        r = self.run(f"[ -e {KMEMLEAK} ] || exit 3; echo scan > {KMEMLEAK} && "
+                     f"sleep 1 && echo scan > {KMEMLEAK} && cat {KMEMLEAK}",
+                     timeout=timeout, check=False)
+        if r.rc == 3:
+            return None
+        return r.check().out
+
     def check_kernel_log(self, since: int = 0) -> None:
         """Raise KernelProblem (with the excerpts and the log's path) if the
         guest kernel reported a problem after `since`."""
@@ -988,13 +1020,26 @@ class VM:
     # -- shutdown
     def close(self, check: bool = True) -> None:
         """Power off (or kill) the guest and release everything. With
-        check=True, raise KernelProblem if the log shows one."""
+        check=True, raise KernelProblem if the log shows one or, on the
+        debug kernel, if a kmemleak scan made just before finds a leak."""
         if self._closed:
             return
         self._closed = True
         _live.discard(self)
-        self._stop()
+        leaks = None
+        try:
+            # Only on the debug kernel: nothing changes for Debian's.
+            if check and self.bench.debug and self.alive() and self._chan is not None:
+                leaks = self.kmemleak_scan()
+        finally:
+            self._stop()
         if check:
+            if leaks:
+                probs = self.kernel_problems()
+                raise KernelProblem(
+                    f"kmemleak in {self.name} ({self.console_path}):\n{leaks[:6000]}"
+                    + ("\n\nand on the console:\n\n" + "\n\n...\n\n".join(probs)
+                       if probs else ""))
             self.check_kernel_log()
 
     def _stop(self) -> None:

@@ -1,0 +1,28 @@
+"""Fixtures of the debug-kernel checks (make debug-check): one host peer.
+Every test here boots its own VM on the debug kernel (mk/debugkernel.mk)."""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
+from compscvm import Bench, Peer  # noqa: E402
+from stallreport import pytest_runtest_makereport  # noqa: E402,F401 (hook)
+
+
+@pytest.fixture(scope="session")
+def bench():
+    b = Bench()
+    b.check()
+    if not b.debug:
+        pytest.fail("these tests need the debug kernel: run them with make debug-check")
+    if os.geteuid() != 0:
+        pytest.fail("the VM bench needs root (network namespace, tap)")
+    return b
+
+
+@pytest.fixture(scope="session")
+def peer(bench):
+    with Peer() as p:
+        yield p
