@@ -135,7 +135,7 @@ def _mtu_loop_hops(chain, peer):
         chain.cmd("stop", f"touch {STOP}")
         m = chain.l1.wait_l2_line(chain.name, r"mtu-loop: changes=(\d+) failed=(\d+)", 120)
         time.sleep(2)
-    out = chain.cmd("stats", f"ethtool -S {chain.ifname} | grep -E 'mtu_deferred|restores'")
+    out = chain.cmd("stats", f"ethtool -S {chain.ifname} | grep -E 'cfg_deferred|restores'")
     print(f"nested: {m.group(0)}; {' '.join(out.split())[:300]}; "
           f"{ps.trace.received} of {ps.trace.sent} pings answered, longest gap "
           f"{ps.trace.max_gap():.2f} s")

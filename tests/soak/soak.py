@@ -358,7 +358,7 @@ def _bench_run(vm: VM, peer: Peer, n: int, cli: str, tmp: Path,
     st = mig.ethtool_stats(vm, vf.ifname)
     rep["restores"] = n_rest - st0["compsc_restores"]
     rep["resets"] = st["compsc_resets"]
-    rep["mtu_deferred"] = st.get("compsc_mtu_deferred", 0) - st0.get("compsc_mtu_deferred", 0)
+    rep["cfg_deferred"] = st.get("compsc_cfg_deferred", 0) - st0.get("compsc_cfg_deferred", 0)
     if rep["restores"] != done:
         problems.add(f"{done} migrations, {rep['restores']} restores")
     if rep["resets"]:
