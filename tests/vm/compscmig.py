@@ -221,3 +221,60 @@ def wait_restores(vm: VM, vf: VF, at_least: int, timeout: float = 10) -> int:
         if n >= at_least or time.time() > deadline:
             return n
         time.sleep(0.05)
+
+
+# The loops of test_migrate_{mtu,cfg,updown}_loop: back-to-back migrations
+# with a short blackout while the guest changes its configuration.
+LOOP_MIGRATIONS = 10
+LOOP_BLACKOUT_MS = 20
+# A hold is the blackout plus the take, save, FLR, PF forget/import and
+# hand-over: ~0.1-0.3 s under TCG here. A guest that waits for the device
+# under RTNL, which the PF's operations then wait for, turns it into the
+# guest's wait (COMPSC_VF_WAIT_MS, 5 s) or more. 1 s sits well between.
+LOOP_HOLD_MAX_NS = 1_000_000_000
+
+
+def migrate_under_loop(vm: VM, vf: VF, loop_cmd: str, stop: str, what: str,
+                       min_changes: int, after_loop: str = "") -> tuple:
+    """LOOP_MIGRATIONS back-to-back migrations of @vf while @loop_cmd runs
+    in the guest (it stops once @stop exists, printing "changes=N
+    failed=F"): every migration ok, no change refused and at least
+    @min_changes made, no hold past LOOP_HOLD_MAX_NS, every migration
+    restored without a reset, and at least one change deferred to the
+    driver's task (else the deferred path went untested). @after_loop runs
+    in the guest before the restores are counted. Returns (the loop's
+    output, `ethtool -S` at the end)."""
+    before = ethtool_stats(vm, vf.ifname)
+    loop = vm.start(loop_cmd, timeout=600)
+    holds = []
+    try:
+        time.sleep(1)  # the loop is running
+        for i in range(LOOP_MIGRATIONS):
+            res = migrate_restored(vm, vf, before["compsc_restores"] + i,
+                                   blackout_ms=LOOP_BLACKOUT_MS)
+            holds.append(res.get("hold_ns", 0))
+            assert res["rc"] == 0 and res["status"] == "ok", f"migration {i + 1}: {res}"
+    finally:
+        vm.run(f"touch {stop}")
+        out = loop.wait(check=False).out
+    print(f"holds (ms): {[round(h / 1e6) for h in holds]}")
+    lines = [ln for ln in out.strip().splitlines() if ln.startswith("changes=")]
+    assert lines, f"the loop did not finish:\n{out[-2000:]}"
+    print(f"{what} loop: {lines[-1]}")
+    counts = dict(kv.split("=") for kv in lines[-1].split())
+    assert int(counts["failed"]) == 0, f"{what} refused during migrations:\n{out[-2000:]}"
+    assert int(counts["changes"]) >= min_changes, out
+    slow = [(i + 1, h) for i, h in enumerate(holds) if h >= LOOP_HOLD_MAX_NS]
+    assert not slow, f"holds of {LOOP_BLACKOUT_MS} ms asked grew to (migration, ns): {slow}"
+
+    if after_loop:
+        vm.run(after_loop)
+    want = before["compsc_restores"] + LOOP_MIGRATIONS
+    n = wait_restores(vm, vf, want, timeout=30)
+    assert n == want, f"{LOOP_MIGRATIONS} migrations, {n - before['compsc_restores']} restores"
+    after = ethtool_stats(vm, vf.ifname)
+    assert after["compsc_resets"] == before["compsc_resets"], after
+    deferred = after["compsc_cfg_deferred"] - before["compsc_cfg_deferred"]
+    print(f"{what} deferred to the task: {deferred}")
+    assert deferred >= 1, f"no {what} met a hold: {out[-2000:]}"
+    return out, after

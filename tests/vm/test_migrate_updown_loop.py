@@ -7,12 +7,9 @@ down, takes them again after an up, and the VF answers."""
 
 import time
 
-from compscmig import (DBG, ECHO, compsc_vfs, ethtool_stats, migrate_restored,  # noqa: F401
-                       result, wait_restores)
+from compscmig import (DBG, ECHO, LOOP_MIGRATIONS, compsc_vfs, ethtool_stats,  # noqa: F401
+                       migrate_under_loop, result, wait_restores)
 
-N = 10
-BLACKOUT_MS = 20
-HOLD_MAX_NS = 1_000_000_000  # see test_migrate_mtu_loop.py
 STOP = "/tmp/updown-loop.stop"
 LONG_MS = 2500
 CHANGE_MAX_MS = 1000
@@ -53,36 +50,8 @@ def test_migrate_updown_loop(vm, compsc_vfs, peer):
 
 def _loop(vm, vf):
     """Back-to-back migrations under a loop of down and up."""
-    before = ethtool_stats(vm, vf.ifname)
-    loop = vm.start(_updown_loop(vf.ifname), timeout=600)
-    holds = []
-    try:
-        time.sleep(1)  # the loop is running
-        for i in range(N):
-            res = migrate_restored(vm, vf, before["compsc_restores"] + i, blackout_ms=BLACKOUT_MS)
-            holds.append(res.get("hold_ns", 0))
-            assert res["rc"] == 0 and res["status"] == "ok", f"migration {i + 1}: {res}"
-    finally:
-        vm.run(f"touch {STOP}")
-        out = loop.wait(check=False).out
-    print(f"holds (ms): {[round(h / 1e6) for h in holds]}")
-    lines = [ln for ln in out.strip().splitlines() if ln.startswith("changes=")]
-    assert lines, f"the loop did not finish:\n{out[-2000:]}"
-    print(f"updown loop: {lines[-1]}")
-    counts = dict(kv.split("=") for kv in lines[-1].split())
-    assert int(counts["failed"]) == 0, f"down/up refused during migrations:\n{out[-2000:]}"
-    assert int(counts["changes"]) >= 2 * N, out
-    slow = [(i + 1, h) for i, h in enumerate(holds) if h >= HOLD_MAX_NS]
-    assert not slow, f"holds of {BLACKOUT_MS} ms asked grew to (migration, ns): {slow}"
-
-    vm.run(f"ip link set dev {vf.ifname} up")
-    n = wait_restores(vm, vf, before["compsc_restores"] + N, timeout=30)
-    assert n == before["compsc_restores"] + N, f"{N} migrations, {n - before['compsc_restores']} restores"
-    after = ethtool_stats(vm, vf.ifname)
-    assert after["compsc_resets"] == before["compsc_resets"], after
-    deferred = after["compsc_cfg_deferred"] - before["compsc_cfg_deferred"]
-    print(f"down/up deferred to the task: {deferred}")
-    assert deferred >= 1, f"no down or up met a hold: {out[-2000:]}"
+    migrate_under_loop(vm, vf, _updown_loop(vf.ifname), STOP, "downs and ups",
+                       2 * LOOP_MIGRATIONS, after_loop=f"ip link set dev {vf.ifname} up")
 
 
 def _long_hold(vm, vf, how: str, irqs_after: int):
