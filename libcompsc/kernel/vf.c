@@ -551,23 +551,17 @@ void compsc_vf_enter_reset(struct compsc_vf *vf)
  * Neither needs RTNL: a NAPI instance being disabled refuses the schedule,
  * and a queue woken on a device going down is stopped by its close.
  */
-static void compsc_vf_schedule_napi(struct compsc_vf *vf)
-{
-	struct napi_struct *napi;
-
-	rcu_read_lock();	/* as netpoll: netif_napi_del() waits for us */
-	list_for_each_entry_rcu(napi, &vf->netdev->napi_list, dev_list)
-		napi_schedule(napi);
-	rcu_read_unlock();
-}
-
 static void compsc_vf_restart(struct compsc_vf *vf)
 {
 	struct net_device *netdev = vf->netdev;
+	struct napi_struct *napi;
 
 	if (netif_carrier_ok(netdev))
 		netif_tx_wake_all_queues(netdev);
-	compsc_vf_schedule_napi(vf);
+	rcu_read_lock();	/* as netpoll: netif_napi_del() waits for us */
+	list_for_each_entry_rcu(napi, &netdev->napi_list, dev_list)
+		napi_schedule(napi);
+	rcu_read_unlock();
 	if (test_and_clear_bit(COMPSC_VF_TL_RESUME, &vf->flags))
 		vf->resume_us = compsc_vf_us_since(vf->restored_at);
 }
