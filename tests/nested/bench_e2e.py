@@ -46,6 +46,11 @@ RESUME_TIMEOUT = 90      # s after the switch-over for the peer to hear back
 # of this machine's cores (1 left the L2 starved for 1-2 s after each
 # switch-over); COMPSC_L1_SMP overrides.
 L1_SMP = int(os.environ.get("COMPSC_L1_SMP", "2"))
+# BENCH_E2E_L1CPU=1: sample L1's CPU per QEMU thread around each migration
+# (l1lib.sh l1_cpu_sample) and report who ran while the guest was away.
+L1_CPU = os.environ.get("BENCH_E2E_L1CPU") == "1"
+L1_CPU_LOG, L1_CPU_STOP = "/tmp/cpu.log", "/tmp/cpu.stop"
+TICK_MS = 10    # USER_HZ
 
 
 class Mode:
@@ -71,6 +76,7 @@ class Mode:
         env = f"VFIOOPTS={self.vfioopts} " if self.vfioopts else ""
         env += "L2NOMMAP=off " if self.bar_mmap else ""
         inc = f" -incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
+        inc += f" -name {name},debug-threads=on" if L1_CPU else ""
         self.l1.sh(f"{env}l2_start {name} {self.dev(dev)} {L2_IP} {port}{inc}")
 
     def start(self) -> None:
@@ -88,11 +94,15 @@ class Mode:
     def after(self) -> None:
         """What the operator does once QEMU reports completion."""
 
+    def l1_offset(self) -> float:
+        """Host time minus L1's uptime (maps L1's clocks to the host's)."""
+        up = float(self.l1.sh("cut -d' ' -f1 /proc/uptime").out.split()[0])
+        return time.time() - up
+
     def l1_events(self, mark: int) -> dict:
         """Host-clock times of compsc_vfio's take and hand-over since dmesg
         offset @mark (L1's dmesg clock mapped through /proc/uptime)."""
-        up = float(self.l1.sh("cut -d' ' -f1 /proc/uptime").out.split()[0])
-        offset = time.time() - up
+        offset = self.l1_offset()
         ev = {}
         for line in self.l1.sh("dmesg").out[mark:].splitlines():
             m = re.match(r"\[\s*(\d+\.\d+)\].*(device taken|device handed)", line)
@@ -162,6 +172,8 @@ class Mode:
         mark = len(self.l1.sh("dmesg").out)
         names = {SRC_PORT: "src", DST_PORT: "dst"}
         restores = self.restores(names[src]) if self.guest_timeline else 0
+        sampler = self.l1.start(f". /usr/sbin/l1lib.sh; l1_cpu_sample {L1_CPU_LOG} "
+                                f"{L1_CPU_STOP}", timeout=600) if L1_CPU else None
         with self.peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
             time.sleep(3)
             t0 = time.time()
@@ -190,7 +202,49 @@ class Mode:
                                  [("gap_end", b)] + sorted(ev.items(), key=lambda x: x[1])}
             if self.guest_timeline:
                 out["guest_ms"] = self.guest_events(names[dst], restores)
+        if sampler:
+            self.l1.run(f"touch {L1_CPU_STOP}")
+            sampler.wait()
+            if gap is not None:
+                out["l1_cpu"] = self.l1_cpu(a, b, ev)
         return out
+
+    def l1_cpu(self, a: float, b: float, ev: dict) -> dict:
+        """L1's CPU, per QEMU thread, in the parts of the gap (a, b): before
+        the take, while the device was held, from the hand-over to the first
+        reply. Thread CPU in ms (10 ms ticks), L1 busy in % of its CPUs."""
+        offset = self.l1_offset()
+        samples: dict = {}      # host time -> {(who, comm): ticks}
+        for line in self.l1.run(f"cat {L1_CPU_LOG}").out.splitlines():
+            f = line.split()
+            if len(f) != 6:
+                continue
+            key = ("l1", "idle") if f[1] == "l1" else (f[1], f[3])
+            row = samples.setdefault(offset + float(f[0]), {})
+            if f[1] == "l1":
+                row[("l1", "busy")] = int(f[4])
+                row[key] = int(f[5])
+            else:
+                row[key] = row.get(key, 0) + int(f[4]) + int(f[5])
+        edges = [("before_take", a, ev.get("taken", a)),
+                 ("held", ev.get("taken", a), ev.get("handed", a)),
+                 ("to_first_reply", ev.get("handed", a), b)]
+        return {name: self.cpu_window(samples, t0, t1) for name, t0, t1 in edges if t1 > t0}
+
+    @staticmethod
+    def cpu_window(samples: dict, t0: float, t1: float) -> dict:
+        ts = sorted(samples)
+        s0 = max((t for t in ts if t <= t0), default=ts[0] if ts else None)
+        s1 = min((t for t in ts if t >= t1), default=ts[-1] if ts else None)
+        if s0 is None or s1 <= s0:
+            return {}
+        r0, r1 = samples[s0], samples[s1]
+        d = {k: (r1[k] - r0.get(k, 0)) * TICK_MS for k in r1}
+        busy, idle = d.pop(("l1", "busy"), 0), d.pop(("l1", "idle"), 0)
+        return {"span_ms": round((s1 - s0) * 1000),
+                "l1_busy_pct": round(100 * busy / (busy + idle)) if busy + idle else None,
+                "threads_ms": {f"{w}/{c}": v for (w, c), v in
+                               sorted(d.items(), key=lambda x: -x[1]) if v >= TICK_MS}}
 
     def wait_replies(self, ps, since: float) -> bool:
         """True once the peer hears the guest again after @since."""

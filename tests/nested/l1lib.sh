@@ -116,3 +116,37 @@ l2_start() {
 		"$@" > /run/$name.qemu 2>&1 &
 	echo $! > /run/$name.pid
 }
+
+# l1_cpu_sample OUT STOPFILE: until STOPFILE exists, every ~100 ms one line
+# per thread of the L2 QEMUs (/run/src.pid, /run/dst.pid) and one for L1 as
+# a whole: "uptime src|dst tid comm utime stime" (clock ticks) and
+# "uptime l1 - cpu busy idle". One awk per sample: a fork per thread would
+# load the L1 it measures. bench_e2e.py (BENCH_E2E_L1CPU=1) reads it.
+l1_cpu_sample() {
+	out=$1 stop=$2
+	rm -f "$stop" "$out"
+	while [ ! -e "$stop" ]; do
+		read up _ < /proc/uptime
+		src= dst=
+		[ -e /run/src.pid ] && read src < /run/src.pid
+		[ -e /run/dst.pid ] && read dst < /run/dst.pid
+		set -- /proc/stat
+		for p in $src $dst; do
+			[ -d /proc/$p ] && set -- "$@" /proc/$p/task/*/stat
+		done
+		awk -v up="$up" -v src="$src" '
+			FILENAME == "/proc/stat" {
+				if ($1 == "cpu")
+					print up, "l1", "-", "cpu", $2 + $3 + $4 + $7 + $8, $5 + $6
+				next
+			}
+			{
+				split(FILENAME, p, "/"); who = p[3] == src ? "src" : "dst"
+				c = $0; sub(/^[^(]*\(/, "", c); sub(/\) [^)]*$/, "", c)
+				gsub(/ /, "_", c)
+				r = $0; sub(/^.*\) /, "", r); split(r, a, " ")
+				print up, who, p[5], c, a[12], a[13]
+			}' "$@" 2>/dev/null >> "$out"
+		usleep 100000
+	done
+}
