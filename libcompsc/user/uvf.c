@@ -6,17 +6,26 @@
 #include <compsc/uvf.h>
 #include <compsc/mbx.h>
 
+/* The layout @d asks for; the slots are capped at what the ABI holds. */
+static int __compsc_uvf_req(const struct compsc_uvf_desc *d,
+			    struct compsc_layout_req *req)
+{
+	if (!d || !d->nr_slots)
+		return -COMPSC_EINVAL;
+	req->nr_cpus = d->nr_slots < COMPSC_MAX_SLOTS - 1 ?
+		       d->nr_slots : COMPSC_MAX_SLOTS - 1;
+	req->reg_max = d->nr_regs;
+	req->counter_max = 0;
+	req->replay_recs = d->replay_recs;
+	return 0;
+}
+
 u32 compsc_uvf_area_size(const struct compsc_uvf_desc *d)
 {
 	struct compsc_layout_req req;
 
-	if (!d || !d->nr_slots)
+	if (__compsc_uvf_req(d, &req))
 		return 0;
-	req.nr_cpus = d->nr_slots < COMPSC_MAX_SLOTS - 1 ?
-		      d->nr_slots : COMPSC_MAX_SLOTS - 1;
-	req.reg_max = d->nr_regs;
-	req.counter_max = 0;
-	req.replay_recs = d->replay_recs;
 	return compsc_area_size(&req);
 }
 
@@ -24,16 +33,13 @@ u32 compsc_uvf_area_size(const struct compsc_uvf_desc *d)
 static int __compsc_uvf_layout(struct compsc_uvf *vf, void *mem, u32 len,
 			       const struct compsc_uvf_desc *d)
 {
-	struct compsc_layout_req req = {
-		.nr_cpus = d->nr_slots < COMPSC_MAX_SLOTS - 1 ?
-			   d->nr_slots : COMPSC_MAX_SLOTS - 1,
-		.reg_max = d->nr_regs,
-		.replay_recs = d->replay_recs,
-	};
+	struct compsc_layout_req req;
 	u32 i;
 	int err;
 
-	err = compsc_area_init(mem, len, &req);
+	err = __compsc_uvf_req(d, &req);
+	if (!err)
+		err = compsc_area_init(mem, len, &req);
 	for (i = 0; !err && i < d->nr_regs; i++)
 		err = compsc_area_add_reg(mem, 0, d->regs[i], 4,
 					  COMPSC_REG_PLAIN);
