@@ -37,8 +37,21 @@ MESON_OPTS=(
 inputs_id() {
 	{ cat "$SERIES"/*.patch 2>/dev/null || true
 	  find "$LIB/include" "$LIB/src" "$LIB/user" -type f -print0 | sort -z | xargs -0 cat
-	  echo "${MESON_OPTS[*]}"; } | sha256sum | cut -c1-16
+	} | sha256sum | cut -c1-16
 }
+
+# Debian's build tools for DPDK: say what is missing in one line (Debian's
+# python: the one python3-pyelftools installs into)
+missing=""
+for t in meson:meson ninja:ninja-build pkg-config:pkg-config git:git; do
+	command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"
+done
+/usr/bin/python3 -c 'import elftools' 2>/dev/null || missing="$missing python3-pyelftools"
+[ -e /usr/include/numa.h ] || missing="$missing libnuma-dev"
+if [ -n "$missing" ]; then
+	echo "dpdk-build: missing Debian packages; apt-get install$missing" >&2
+	exit 1
+fi
 
 if [ ! -d "$SRC/.git" ]; then
 	rm -rf "$SRC" "$B"
@@ -72,9 +85,14 @@ if [ "$(cat "$OUT/.applied" 2>/dev/null)" != "$ID" ]; then
 	echo "$ID" > "$OUT/.applied"
 fi
 
+# meson keeps the options of its first setup: new options, new build dir
+if [ "$(cat "$OUT/.meson-opts" 2>/dev/null)" != "${MESON_OPTS[*]}" ]; then
+	rm -rf "$B" "$OUT/.meson-opts"
+fi
 if [ ! -e "$B/build.ninja" ]; then
 	rm -rf "$B"
 	meson setup "${MESON_OPTS[@]}" "$B" "$SRC" > "$OUT/meson-setup.log" || {
 		tail -30 "$OUT/meson-setup.log" >&2; exit 1; }
+	echo "${MESON_OPTS[*]}" > "$OUT/.meson-opts"
 fi
 nice -n 19 ninja -C "$B" -j "$JOBS"
