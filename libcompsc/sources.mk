@@ -10,3 +10,11 @@ COMPSC_SRCS := error area mbx sync replay replay_pack counter ring crc32c \
 # Paths relative to libcompsc/.
 COMPSC_VF_SRCS := $(addprefix src/,error area mbx sync replay counter ring) \
 		  kernel/vf
+
+# Userspace only (never in the kernel module): the VF helper for poll-mode
+# drivers (compsc/uvf.h), in libcompsc/user/. The userspace library
+# (mk/lib.mk) carries it; a PMD compiles COMPSC_UVF_SRCS (paths relative to
+# libcompsc/), which drivers/dpdk's meson.build names file by file.
+COMPSC_USER_SRCS := uvf
+COMPSC_UVF_SRCS := $(addprefix src/,error area mbx sync replay counter ring) \
+		   $(addprefix user/,$(COMPSC_USER_SRCS))

@@ -13,7 +13,11 @@ define lib_variant
 $(BUILD)/$(1)/obj/%.o: libcompsc/src/%.c $(LIB_HDRS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(LIB_CFLAGS) $(2) -c $$< -o $$@
-$(BUILD)/$(1)/libcompsc.a: $(patsubst %,$(BUILD)/$(1)/obj/%.o,$(COMPSC_SRCS))
+$(BUILD)/$(1)/obj/user/%.o: libcompsc/user/%.c $(LIB_HDRS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(LIB_CFLAGS) $(2) -c $$< -o $$@
+$(BUILD)/$(1)/libcompsc.a: $(patsubst %,$(BUILD)/$(1)/obj/%.o,$(COMPSC_SRCS)) \
+			   $(patsubst %,$(BUILD)/$(1)/obj/user/%.o,$(COMPSC_USER_SRCS))
 	rm -f $$@ && ar rcs $$@ $$^
 endef
 $(eval $(call lib_variant,plain,))

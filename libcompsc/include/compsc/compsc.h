@@ -64,6 +64,8 @@ enum {
 	/* host side, continued */
 	COMPSC_EQSTOP,		/* a VF queue did not stop within the model's bound */
 	COMPSC_EUNLOGGED,	/* the VF writes where the DMA log does not track */
+	/* guest side */
+	COMPSC_EREFUSED,	/* the PF refused the area (a stock PF): run stock */
 	COMPSC_E_MAX
 };
 

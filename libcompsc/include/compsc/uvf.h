@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
+/*
+ * compsc/uvf.h - the VF helper for userspace drivers (DPDK poll-mode
+ * drivers): what compsc/vf.h does for a kernel driver, without the kernel.
+ *
+ * The driver passes the area's memory (DMA-able, pinned, page aligned:
+ * an rte_memzone) and its IO address, and fills an ops table with its
+ * mailbox; the helper lays the area out, registers it with the PF through
+ * compsc/mbx.h's message, gives the data path a per-burst read side and
+ * the control path a bounded waiting one, and withdraws the area at close.
+ * A PF that refuses the message leaves the driver stock: it never calls
+ * the helper again.
+ *
+ * Locking: the read side is the lock (compsc.h); a data-path slot belongs
+ * to one polling thread (a DPDK lcore), control paths share slot 0. The
+ * helper keeps no lock of its own.
+ */
+#ifndef COMPSC_UVF_H
+#define COMPSC_UVF_H
+
+#include "compsc.h"
+
+struct compsc_uvf;
+
+struct compsc_uvf_ops {
+	/*
+	 * One mailbox message of @nwords words and the PF's answer: 0 when
+	 * the PF acknowledged it, -COMPSC_EREFUSED when it said no (NACK),
+	 * another -COMPSC_E* when the mailbox failed.
+	 */
+	int (*send)(struct compsc_uvf *vf, const u32 *msg, u32 nwords);
+	/*
+	 * Optional. Bring the device back after a migration (ring shift,
+	 * queue registers, replay), called inside the read side; 0 on
+	 * success. Without it a migrated device stays unusable: every entry
+	 * reports -COMPSC_EBUSY and counts in restore_missing.
+	 */
+	int (*restore)(struct compsc_uvf *vf);
+};
+
+/* What the host must save for the driver, as in compsc/vf.h. */
+struct compsc_uvf_desc {
+	const u32 *regs;	/* BAR 0 offsets of 32-bit plain registers */
+	u32 nr_regs;
+	u32 replay_recs;	/* replay log capacity in records */
+	u32 nr_slots;		/* data-path slots: one per polling thread */
+};
+
+struct compsc_uvf {
+	struct compsc_area_hdr *area;	/* the driver's memory */
+	u64 iova;			/* its address as the device sees it */
+	u32 size;			/* bytes registered */
+	u32 registered;			/* the PF accepted the area */
+	struct compsc_reader reader;
+	struct compsc_replay log;
+	const struct compsc_uvf_ops *ops;
+	void *priv;			/* the driver's, for its ops */
+	struct compsc_env env;		/* waits of the control path */
+	u64 wait_ns;			/* bound of those waits */
+	/* statistics, relaxed atomic adds: any thread may count */
+	u64 busy;		/* entries that found the host holding the device */
+	u64 restores;		/* restores that ran */
+	u64 restore_missing;	/* migrations found without a restore op */
+};
+
+/** compsc_uvf_area_size() - bytes of area @d needs, 0 if out of range. */
+u32 compsc_uvf_area_size(const struct compsc_uvf_desc *d);
+/*
+ * compsc_uvf_init() - lay the area out in @mem (@len bytes, zeroed here)
+ * at IO address @iova and bind the helper to it. Sends nothing.
+ */
+int compsc_uvf_init(struct compsc_uvf *vf, void *mem, u32 len, u64 iova,
+		    const struct compsc_uvf_desc *d,
+		    const struct compsc_uvf_ops *ops, void *priv,
+		    const struct compsc_env *env, u64 wait_ns);
+/*
+ * compsc_uvf_register() - tell the PF where the area is. 0: registered;
+ * -COMPSC_EREFUSED: a stock PF, run stock; other codes: mailbox failure
+ * (also run stock). The area is unused by the host in every failure case.
+ */
+int compsc_uvf_register(struct compsc_uvf *vf);
+/*
+ * compsc_uvf_unregister() - withdraw the area (close). 0: the PF forgot it
+ * and no host holds it, the memory may be freed; otherwise the host may
+ * still write into it and the caller must leak it.
+ */
+int compsc_uvf_unregister(struct compsc_uvf *vf);
+
+/** __compsc_uvf_slow() - internal: the burst entry found no plain path. */
+int __compsc_uvf_slow(struct compsc_uvf *vf, u32 slot, int ret);
+
+/*
+ * compsc_uvf_burst_enter() - data path, once per burst (never per packet)
+ * from the polling thread owning @slot: 0 inside (call _burst_exit()),
+ * -COMPSC_EBUSY outside (the host holds the device: return no packets).
+ */
+static inline int compsc_uvf_burst_enter(struct compsc_uvf *vf, u32 slot)
+{
+	int ret = compsc_read_tryenter(&vf->reader, slot);
+
+	if (likely(ret == 0))
+		return 0;
+	return __compsc_uvf_slow(vf, slot, ret);
+}
+
+/** compsc_uvf_burst_exit() - leave a burst's read side. */
+static inline void compsc_uvf_burst_exit(struct compsc_uvf *vf, u32 slot)
+{
+	compsc_read_exit(&vf->reader, slot);
+}
+
+/*
+ * compsc_uvf_enter() - control path: wait (env, at most wait_ns) for the
+ * device. 0 inside (call compsc_uvf_leave()), -COMPSC_ETIMEDOUT or
+ * -COMPSC_EBUSY (device still held, or migrated without a restore).
+ */
+int compsc_uvf_enter(struct compsc_uvf *vf);
+/** compsc_uvf_leave() - leave the control path's read side. */
+void compsc_uvf_leave(struct compsc_uvf *vf);
+
+#endif /* COMPSC_UVF_H */

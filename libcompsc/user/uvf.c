@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
+/*
+ * The VF helper for userspace drivers (compsc/uvf.h). Userspace only: it
+ * is linked into a poll-mode driver, never into the kernel module.
+ */
+#include <compsc/uvf.h>
+#include <compsc/mbx.h>
+
+/* The layout @d asks for; the slots are capped at what the ABI holds. */
+static int __compsc_uvf_req(const struct compsc_uvf_desc *d,
+			    struct compsc_layout_req *req)
+{
+	if (!d || !d->nr_slots)
+		return -COMPSC_EINVAL;
+	req->nr_cpus = d->nr_slots < COMPSC_MAX_SLOTS - 1 ?
+		       d->nr_slots : COMPSC_MAX_SLOTS - 1;
+	req->reg_max = d->nr_regs;
+	req->counter_max = 0;
+	req->replay_recs = d->replay_recs;
+	return 0;
+}
+
+u32 compsc_uvf_area_size(const struct compsc_uvf_desc *d)
+{
+	struct compsc_layout_req req;
+
+	if (__compsc_uvf_req(d, &req))
+		return 0;
+	return compsc_area_size(&req);
+}
+
+/* The area's sections: the register list the host saves, the reader. */
+static int __compsc_uvf_layout(struct compsc_uvf *vf, void *mem, u32 len,
+			       const struct compsc_uvf_desc *d)
+{
+	struct compsc_layout_req req;
+	u32 i;
+	int err;
+
+	err = __compsc_uvf_req(d, &req);
+	if (!err)
+		err = compsc_area_init(mem, len, &req);
+	for (i = 0; !err && i < d->nr_regs; i++)
+		err = compsc_area_add_reg(mem, 0, d->regs[i], 4,
+					  COMPSC_REG_PLAIN);
+	if (!err)
+		err = compsc_reader_init(&vf->reader, mem);
+	/* no opsets yet: the PMD records single messages */
+	if (!err)
+		err = compsc_replay_init(&vf->log, compsc_area_replay(mem),
+				le32_to_cpu(((struct compsc_area_hdr *)mem)->replay_len),
+				NULL, 0);
+	return err;
+}
+
+int compsc_uvf_init(struct compsc_uvf *vf, void *mem, u32 len, u64 iova,
+		    const struct compsc_uvf_desc *d,
+		    const struct compsc_uvf_ops *ops, void *priv,
+		    const struct compsc_env *env, u64 wait_ns)
+{
+	u32 size = compsc_uvf_area_size(d);
+	int err;
+
+	if (!vf || !mem || !ops || !ops->send || !env || !env->now_ns ||
+	    !env->relax || !size || (iova & (COMPSC_MBX_PAGE - 1)))
+		return -COMPSC_EINVAL;
+	memset(vf, 0, sizeof(*vf));
+	err = __compsc_uvf_layout(vf, mem, len, d);
+	if (err)
+		return err;
+	vf->area = mem;
+	vf->iova = iova;
+	vf->size = size;
+	vf->ops = ops;
+	vf->priv = priv;
+	vf->env = *env;
+	vf->wait_ns = wait_ns;
+	return 0;
+}
+
+/* The one registration message (compsc/mbx.h), for @iova/@size or 0/0. */
+static int __compsc_uvf_announce(struct compsc_uvf *vf, u64 iova, u32 size)
+{
+	u32 msg[COMPSC_MBX_AREA_WORDS];
+	int n = compsc_mbx_area_encode(msg, COMPSC_MBX_AREA_WORDS, iova, size);
+
+	if (n < 0)
+		return n;
+	return vf->ops->send(vf, msg, (u32)n);
+}
+
+int compsc_uvf_register(struct compsc_uvf *vf)
+{
+	int err;
+
+	if (!vf || !vf->area || vf->registered)
+		return -COMPSC_ESTATE;
+	/* no host knows the area yet: nothing to synchronise with */
+	err = __compsc_uvf_announce(vf, vf->iova, vf->size);
+	if (!err)
+		vf->registered = 1;
+	return err;
+}
+
+int compsc_uvf_unregister(struct compsc_uvf *vf)
+{
+	u64 start;
+	int err;
+
+	if (!vf || !vf->registered)
+		return -COMPSC_ESTATE;
+	/* the message is device access: inside, so no take completes */
+	err = compsc_uvf_enter(vf);
+	if (err)
+		return err;
+	err = __compsc_uvf_announce(vf, 0, 0);
+	compsc_uvf_leave(vf);
+	if (err)
+		return err;
+	vf->registered = 0;
+	/* a host that began a take just before may still hold the writer */
+	start = vf->env.now_ns(vf->env.ctx);
+	while (le32_to_cpu(smp_load_acquire(&vf->reader.ctl->writer)) !=
+	       COMPSC_WRITER_FREE) {
+		if (vf->env.now_ns(vf->env.ctx) - start >= vf->wait_ns)
+			return -COMPSC_ETIMEDOUT;
+		vf->env.relax(vf->env.ctx);
+	}
+	return 0;
+}
+
+/*
+ * A migration happened and this entry claimed the restore: run the
+ * driver's, or (no restore op yet) back out so the device stays unused.
+ */
+static int __compsc_uvf_restore(struct compsc_uvf *vf)
+{
+	if (vf->ops->restore && !vf->ops->restore(vf)) {
+		compsc_restore_done(&vf->reader);
+		__atomic_fetch_add(&vf->restores, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (!vf->ops->restore)
+		__atomic_fetch_add(&vf->restore_missing, 1, __ATOMIC_RELAXED);
+	compsc_restore_cancel(&vf->reader);
+	return -COMPSC_EBUSY;
+}
+
+int __compsc_uvf_slow(struct compsc_uvf *vf, u32 slot, int ret)
+{
+	if (ret == COMPSC_READ_RESTORE) {
+		ret = __compsc_uvf_restore(vf);
+		if (!ret)
+			return 0;
+		compsc_read_exit(&vf->reader, slot);
+	}
+	__atomic_fetch_add(&vf->busy, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+int compsc_uvf_enter(struct compsc_uvf *vf)
+{
+	int ret = compsc_read_enter(&vf->reader, &vf->env, vf->wait_ns);
+
+	if (ret == COMPSC_READ_RESTORE) {
+		ret = __compsc_uvf_restore(vf);
+		if (ret)
+			compsc_read_leave(&vf->reader);
+	}
+	if (ret)
+		__atomic_fetch_add(&vf->busy, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+void compsc_uvf_leave(struct compsc_uvf *vf)
+{
+	compsc_read_leave(&vf->reader);
+}

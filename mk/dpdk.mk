@@ -1,0 +1,45 @@
+# DPDK with the CompSC igb VF poll-mode driver (drivers/dpdk/README.md).
+#
+#   make dpdk-fetch    download + unpack Debian's dpdk source package (cached)
+#   make dpdk          copy it to $(DPDK_OUT)/src, apply drivers/dpdk/*.patch
+#                      onto the copy, meson + ninja (static, only the PCI bus,
+#                      the ring mempool, net/e1000 and testpmd)
+#   make dpdk-check    the PMD's checks that need no device
+#
+# Not in `make test`: the first build takes minutes (see the README); the
+# helper the PMD links (libcompsc/user/uvf.c) is tested by `make unit`.
+# DPDK_CACHE (where the source is cached) can be overridden.
+
+include $(TOP)/mk/dpdk.version
+
+DPDK_CACHE ?= $(HOME)/.cache/compsc/dpdk-$(DPDK_VERSION)
+DPDK_TREE  := $(DPDK_CACHE)/tree
+DPDK_SCRIPTS := $(TOP)/drivers/dpdk/scripts
+# As for the kernel: the cache is shared by every checkout, so what decides
+# a re-fetch is content (the pin and the script), under a lock.
+DPDK_FETCH_ID := $(shell cat $(TOP)/mk/dpdk.version $(DPDK_SCRIPTS)/fetch.sh | \
+		   sha256sum | cut -c1-12)
+DPDK_STAMP := $(DPDK_CACHE)/.unpacked-$(DPDK_FETCH_ID)
+DPDK_OUT   := $(BUILD)/dpdk
+DPDK_JOBS  ?= 2
+
+.PHONY: dpdk-fetch dpdk dpdk-check
+
+dpdk-fetch: $(DPDK_STAMP)
+$(DPDK_STAMP):
+	@mkdir -p $(DPDK_CACHE)
+	flock $(DPDK_CACHE).lock sh -c 'test -e $@ || { \
+		$(DPDK_SCRIPTS)/fetch.sh $(DPDK_CACHE) $(DPDK_PKGVER) \
+			$(DPDK_DSC_SHA256) $(DPDK_POOL) && touch $@; }'
+
+# build.sh decides itself what is stale (a hash of the series, libcompsc
+# and the meson options; ninja for the rest), so this always runs it.
+dpdk: $(DPDK_STAMP)
+	DPDK_JOBS=$(DPDK_JOBS) $(DPDK_SCRIPTS)/build.sh $(DPDK_TREE) \
+		$(TOP)/drivers/dpdk $(TOP)/libcompsc $(DPDK_OUT)
+
+# Style: CHECKPATCH=$(BUILD)/vendor/checkpatch/scripts/checkpatch.pl (after
+# `make vendor-check`) adds DPDK's devtools/checkpatches.sh.
+dpdk-check: dpdk $(BUILD)/plain/libcompsc.a
+	$(DPDK_SCRIPTS)/check.sh $(DPDK_OUT) $(TOP)/drivers/dpdk \
+		$(BUILD)/plain/libcompsc.a
