@@ -455,7 +455,8 @@ def nested_soak(n: int, out: Path) -> dict:
             at = 0
             l1.l2_start("src", l1.vf0, SRC_PORT)
             l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-            l1.wait_l2_up("src")
+            rep["l2_up_s"] = round(l1.wait_l2_up("src"), 1)
+            log(f"L1 up in {l1.boot_seconds:.0f} s, L2 src up {rep['l2_up_s']} s after its start")
             first = _with(l1.wait_l2_stat("src", "compsc_restores"), "compsc_restores")
             r0, z0 = int(first["compsc_restores"]), int(first["compsc_resets"])
             rx_prev = int(first.get("rx_packets", 0))
