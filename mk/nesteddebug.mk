@@ -68,8 +68,11 @@ NDBG_VARS    = BUILD=$(NDBG_BUILD) KDIR=$(L1DK_DIR) KROOT=$(L1DK_DIR)/root \
 NDBG_ENV     = COMPSC_DEBUG_KERNEL=1 COMPSC_NESTED_CACHE=$(DBGK_CACHE)/nested-debug
 
 #   make nested-test-debug  tests/nested on the debug L1 and L2 (PYTEST_ARGS
-#                           as for nested-test)
+#                           as for nested-test); each test may take twice
+#                           as long (NESTED_TIMEOUT): the debug L2 alone
+#                           needs ~5 min to come up
 .PHONY: nested-test-debug nested-debug-kernels
 nested-debug-kernels: l1kernel-debug l2kernel-debug
 nested-test-debug: nested-debug-kernels
-	$(NDBG_ENV) $(MAKE) --no-print-directory nested-test $(NDBG_VARS)
+	$(NDBG_ENV) $(MAKE) --no-print-directory nested-test $(NDBG_VARS) \
+		NESTED_TIMEOUT=$$(( 2 * $(NESTED_TIMEOUT) ))

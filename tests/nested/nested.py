@@ -182,6 +182,10 @@ def l1_modules() -> dict:
 # L2s on top of the debug kernel's own extra (compscvm DEBUG_EXTRA_MEM).
 L2_DEBUG_MEM = 384
 L1_DEBUG_MEM = 2 * (L2_DEBUG_MEM - 256)
+# How much longer the waits on an L2's console may take there: the debug
+# L2 came up in ~310 s where the small one takes ~55 s (KASAN, lockdep,
+# kmemleak under TCG inside TCG), so the default 400 s had little margin.
+DEBUG_SLOW = 2.5
 
 
 class L1(VM):
@@ -194,6 +198,7 @@ class L1(VM):
         self.l2stat_unfinished = 0      # see l2_stats()
         # every L2 command line and helper sees it (l1lib.sh l2_start)
         self._env = f"export L2MEM={L2_DEBUG_MEM}; " if bench.debug else ""
+        self.slow = DEBUG_SLOW if bench.debug else 1
         mem += L1_DEBUG_MEM if bench.debug else 0
         super().__init__(peer=peer, name=name, mem=mem, smp=smp, append="intel_iommu=on",
                          extra_files=l1_modules(), boot_timeout=300, bench=bench, **kw)
@@ -278,8 +283,8 @@ class L1(VM):
 
     def wait_l2_line(self, name: str, pattern: str, timeout: float = 120) -> re.Match:
         """The first match of @pattern in the console of the L2 @name,
-        once there; AssertionError after @timeout s."""
-        t0 = time.monotonic()
+        once there; AssertionError after @timeout s (times self.slow)."""
+        t0, timeout = time.monotonic(), timeout * self.slow
         while time.monotonic() - t0 < timeout:
             m = re.search(pattern, self.l2_log(name))
             if m:
@@ -322,7 +327,7 @@ class L1(VM):
         names = self.sh("ls /run/*.log /run/l2logs/*.log 2>/dev/null; true").out.split()
         return {n: self.sh(f"cat {n}", check=False).out for n in names}
 
-    def l2_kmemleak(self, name: str, timeout: float = 900) -> str:
+    def l2_kmemleak(self, name: str, timeout: float = 360) -> str:
         """A kmemleak scan in the running L2 @name (debug L2 kernel): its
         report, "" when clean. Printed on the L2's console, where the
         console scan counts it too."""
@@ -388,7 +393,9 @@ class L1(VM):
                 if "l2stat " in line and L2Stat.parse(line) is None]
 
     def wait_l2_up(self, name: str, timeout: float = 400) -> float:
-        t0 = time.monotonic()
+        """Seconds until the L2 @name said it is up; BenchError after
+        @timeout s (times self.slow)."""
+        t0, timeout = time.monotonic(), timeout * self.slow
         while time.monotonic() - t0 < timeout:
             if "l2: up" in self.l2_log(name):
                 return time.monotonic() - t0
@@ -405,8 +412,8 @@ class L1(VM):
         under TCG inside TCG translates the guest anew: 10-20 s to the
         first line), and the first line on a destination may have been
         read on the source. So wait for a line that proves what it shows,
-        never for a fixed time."""
-        t0 = time.monotonic()
+        never for a fixed time. @timeout is multiplied by self.slow."""
+        t0, timeout = time.monotonic(), timeout * self.slow
         while time.monotonic() - t0 < timeout:
             stats = self.l2_stats(name)
             if any((not key or key in s) and (pred is None or pred(s))
