@@ -186,6 +186,13 @@ L1_DEBUG_MEM = 2 * (L2_DEBUG_MEM - 256)
 # L2 came up in ~310 s where the small one takes ~55 s (KASAN, lockdep,
 # kmemleak under TCG inside TCG), so the default 400 s had little margin.
 DEBUG_SLOW = 2.5
+# compsc_vfio's bound on the wait for the guest driver's readers there
+# (the module's default: 1000 ms). The first nested soak on the debug
+# kernels, pinging every 0.2 s, had its first take refused twice with
+# "readers did not leave in time" (ETIMEDOUT; the guest kept its device,
+# the migration failed cleanly): a reader section of the debug L2, whose
+# vCPU shares L1's one CPU with the other L2 and with L1, outlasted 1 s.
+DEBUG_TAKE_TIMEOUT_MS = 5000
 
 
 class L1(VM):
@@ -222,6 +229,8 @@ class L1(VM):
         """PF + 2 VFs (bench-setup), vfio, compsc_vfio on VF0 and VF1."""
         self.sh(f"l1_mount; l1_mgmt {MGMT_MAC} {MGMT_IP}")
         vfs = self.setup_vfs(2, igb=Bench.guest_module("drivers", "igb", "igb.ko"), wait_link=0)
+        if self.bench.debug:     # first, so the caller's value wins
+            vfio_params = f"take_timeout_ms={DEBUG_TAKE_TIMEOUT_MS} {vfio_params}"
         self.sh(f"l1_vfio {vfio_params}")
         for vf in vfs[:2]:
             out = self.sh(f"l1_bind {vf.bdf}").out.strip()
