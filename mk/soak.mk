@@ -6,13 +6,17 @@
 # L2 kernels (mk/nesteddebug.mk) when SOAK_NESTED_DEBUG=1: by default
 # when both are built already (`make nested-debug-kernels`, ~30-40 min on
 # 2 cores, once), else on Debian's L1 and the small L2, and the soak says
-# which. Ends with
+# which; kmemleak scans L1 there, and the last L2 only with
+# SOAK_L2_KMEMLEAK=1 (slow: not finished after 7 min in the first run).
+# Ends with
 #   soak: migrations=N problems=P leaks=K counters_exact=yes|no
 # and exits non-zero unless P = 0, K = 0 and the counters are exact.
 # Not part of `make test`. Reports: $(SOAK_OUT)/{bench,nested}.json, logs
 # next to them. Run it under the VM lock like every VM job.
 SOAK_MIGRATIONS ?= 1000
 SOAK_NESTED     ?= 50
+SOAK_L2_KMEMLEAK ?= 0
+export SOAK_L2_KMEMLEAK
 SOAK_NESTED_DEBUG ?= $(if $(and $(wildcard $(L1DK_STAMP)),$(wildcard $(L2DK_DIR)/.built)),1,0)
 SOAK_OUT        := $(BUILD)/soak
 SOAK            := $(TOP)/tests/soak/soak.py

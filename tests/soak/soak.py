@@ -523,11 +523,21 @@ def nested_soak(n: int, out: Path) -> dict:
     return rep
 
 
+# kmemleak's scan inside the debug L2 is opt-in (SOAK_L2_KMEMLEAK=1): in
+# the first soak on the debug kernels it had not finished after 7 min
+# (L1's took 35 s), and the run was stopped there.
+L2_KMEMLEAK = os.environ.get("SOAK_L2_KMEMLEAK") == "1"
+
+
 def _nested_leaks(l1, l2: str, problems: Problems, rep: dict, logs: Path) -> int:
-    """kmemleak in L1 and in the L2 @l2 that runs now (the debug kernels):
-    unreferenced objects in both, each report in @logs."""
+    """kmemleak in L1 and, with L2_KMEMLEAK, in the L2 @l2 that runs now
+    (the debug kernels): unreferenced objects, each report in @logs."""
     k = 0
-    for where, scan in (("L1", l1.kmemleak_scan), (f"L2 {l2}", lambda: l1.l2_kmemleak(l2))):
+    scans = [("L1", l1.kmemleak_scan)]
+    if L2_KMEMLEAK:
+        scans.append((f"L2 {l2}", lambda: l1.l2_kmemleak(l2)))
+    rep["kmemleak_scanned"] = [where for where, _ in scans]
+    for where, scan in scans:
         t0 = time.time()
         report = scan()
         rep[f"kmemleak_scan_s_{where.split()[0]}"] = round(time.time() - t0, 1)
