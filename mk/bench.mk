@@ -26,6 +26,9 @@ KSRC     := $(KCACHE)/src
 KFETCH_ID := $(shell cat $(TOP)/mk/kernel.version $(TOP)/tests/vm/kernel-fetch.sh | \
 		sha256sum | cut -c1-12)
 KSTAMP   := $(KCACHE)/.unpacked-$(KFETCH_ID)
+# Debian's linux-source tarball, the upstream code of everything we
+# rebuild; from the cache, not KROOT, which a debug build points elsewhere.
+KSOURCE_TAR := $(KCACHE)/root/usr/src/$(KERNEL_SOURCE).tar.xz
 VMDIR    := $(BUILD)/vm
 VMLINUZ  := $(VMDIR)/vmlinuz
 INITRD   := $(VMDIR)/initrd.img

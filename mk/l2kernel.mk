@@ -31,7 +31,7 @@ L2K_ENV    := COMPSC_L2_VMLINUZ=$(L2K_IMAGE) COMPSC_L2_COMPSC_KO=$(L2K_COMPSC) \
 .PHONY: l2kernel l2-kmods
 l2kernel: $(L2K_STAMP)
 $(L2K_STAMP): | $(KSTAMP)
-	L2K_JOBS=$(L2K_JOBS) $(L2K_SCRIPT) $(KROOT)/usr/src/$(KERNEL_SOURCE).tar.xz \
+	L2K_JOBS=$(L2K_JOBS) $(L2K_SCRIPT) $(KSOURCE_TAR) \
 		$(L2K_SRC) $(L2K_DIR) $(L2K_CONFIG)
 
 # bench.mk's own `driver` and `kmod-compsc` rules, pointed at the L2 tree.

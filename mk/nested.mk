@@ -43,7 +43,7 @@ $(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
 # module only counts as built once its CRCs match Debian's.
 VFIO_CORE_DIR := $(TOP)/hypervisor-glue/vfio-core
 # $(call vfio_core_sources,DIR): those files, flat in DIR (mk/deb.mk too).
-vfio_core_sources = tar -xJf $(KROOT)/usr/src/$(KERNEL_SOURCE).tar.xz -C $1 \
+vfio_core_sources = tar -xJf $(KSOURCE_TAR) -C $1 \
 	--wildcards --no-wildcards-match-slash --transform='s|.*/||' \
 	'$(KERNEL_SOURCE)/drivers/vfio/*.[ch]' \
 	'$(KERNEL_SOURCE)/drivers/iommu/iommufd/iova_bitmap.c'

@@ -15,9 +15,16 @@ l1_mount() {
 	ln -sf $S/qemu/lib/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2
 }
 
+# A module the harness did not copy in is built into this kernel
+# (nested.py l1_modules): nothing to load.
+l1_insmod() {
+	[ -d /sys/module/$(echo $1 | tr - _) ] || [ ! -e /lib/compsc/nested/$1.ko ] ||
+		insmod /lib/compsc/nested/$1.ko
+}
+
 l1_vfio() {
 	for m in irqbypass vfio vfio_iommu_type1 vfio-pci-core vfio-pci; do
-		[ -d /sys/module/$(echo $m | tr - _) ] || insmod /lib/compsc/nested/$m.ko
+		l1_insmod $m
 	done
 	[ -d /sys/module/compsc_vfio ] || insmod /lib/compsc/nested/compsc_vfio.ko "$@"
 }
@@ -35,7 +42,7 @@ l1_bind() {
 # from the harness's side (tests/nested/nested.py)
 l1_mgmt() {
 	for m in failover net_failover virtio_net; do
-		[ -d /sys/module/$m ] || insmod /lib/compsc/nested/$m.ko
+		l1_insmod $m
 	done
 	# virtio_net probes while insmod runs: the NIC is there now or never
 	dev=$(grep -lsx "$1" /sys/class/net/*/address) ||
@@ -101,8 +108,11 @@ l2_start() {
 		viommu="-device intel-iommu,caching-mode=on,intremap=off"
 		vappend=" intel_iommu=on"
 	fi
-	# a previous VM's log would satisfy wait_l2_up before QEMU truncates it
-	rm -f /run/$name.log /run/$name.qemu /run/$name.ctl.in /run/$name.ctl.out
+	# a previous VM's log would satisfy wait_l2_up before QEMU truncates
+	# it; kept in /run/l2logs for the harness's last scan (nested.py)
+	mkdir -p /run/l2logs
+	[ ! -e /run/$name.log ] || mv /run/$name.log /run/l2logs/$name.$(date +%s%N).log
+	rm -f /run/$name.qemu /run/$name.ctl.in /run/$name.ctl.out
 	# ttyS1: commands for the L2 (l2-init runs them; l2_cmd)
 	mkfifo /run/$name.ctl.in /run/$name.ctl.out
 	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \

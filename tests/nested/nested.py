@@ -16,7 +16,7 @@ from pathlib import Path
 
 from qemu.qmp import ExecuteError, QMPClient, QMPError
 
-from compscvm import VM, Bench, vf_ip, BenchError, kernel_problems
+from compscvm import VM, Bench, vf_ip, BenchError, KernelProblem, kernel_problems
 
 HERE = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get("COMPSC_NESTED_CACHE",
@@ -123,14 +123,34 @@ def __l2_initrd(bench_initrd: Path, stage: Path, out: Path) -> None:
                        input="\n".join(names).encode() + b"\n", stdout=f, check=True)
 
 
-def _stock_module(m: str) -> Path:
-    """Debian's module @m (path under kernel/, no suffix), decompressed once."""
-    dst = CACHE / "mods" / (Path(m).name + ".ko")
-    if not dst.exists():
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        base = KROOT / "lib/modules" / KREL / "kernel"
-        dst.write_bytes(_sh("xz", "-dc", str(base / (m + ".ko.xz"))).stdout)
-    return dst
+# How a kernel tree may install a module: Debian's compress theirs, the
+# debug trees (mk/nesteddebug.mk) install them plain.
+_UNPACK = {".ko.xz": ("xz", "-dc"), ".ko.zst": ("zstd", "-qdc")}
+
+
+def _stock_module(m: str):
+    """The stock module @m (path under kernel/, no suffix) of KROOT's
+    kernel as a plain .ko: a plain one where it lies, a compressed one
+    decompressed once into the cache (keyed by the kernel release); None
+    if that kernel has it built in (modules.builtin)."""
+    mods = KROOT / "lib/modules" / KREL
+    if (mods / "kernel" / (m + ".ko")).is_file():
+        return mods / "kernel" / (m + ".ko")
+    dst = CACHE / "mods" / KREL / (Path(m).name + ".ko")
+    if dst.exists():
+        return dst
+    for suffix, unpack in _UNPACK.items():
+        src = mods / "kernel" / (m + suffix)
+        if src.is_file():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dst.with_name(f"{dst.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(_sh(*unpack, str(src)).stdout)
+            os.replace(tmp, dst)
+            return dst
+    builtin = mods / "modules.builtin"
+    if builtin.is_file() and f"kernel/{m}.ko" in builtin.read_text().split():
+        return None
+    raise BenchError(f"module {m} is neither in {mods}/kernel nor built in")
 
 
 # For bench-e2e's virtio-net baseline: a bridge with the PF and taps
@@ -144,24 +164,51 @@ L1_MGMT_MODULES = ["net/core/failover", "drivers/net/net_failover", "drivers/net
 
 def l1_modules() -> dict:
     """{guest path: host file}: the stock modules, the VFIO core, compsc_vfio.ko."""
-    files = {f"/lib/compsc/nested/{Path(m).name}.ko": str(_stock_module(m))
-             for m in L1_MODULES + L1_NET_MODULES + L1_MGMT_MODULES}
+    # a module the kernel has built in is left out: l1lib.sh skips its insmod
+    files = {f"/lib/compsc/nested/{Path(m).name}.ko": str(ko)
+             for m in L1_MODULES + L1_NET_MODULES + L1_MGMT_MODULES
+             if (ko := _stock_module(m)) is not None}
     core = VFIO_CORE_KO or _stock_module("drivers/vfio/vfio")
-    files["/lib/compsc/nested/vfio.ko"] = str(core)
+    if core is not None:
+        files["/lib/compsc/nested/vfio.ko"] = str(core)
     files["/lib/compsc/nested/compsc_vfio.ko"] = str(VFIO_KO)
     files["/usr/sbin/l1lib.sh"] = str(HERE / "l1lib.sh")
     return files
+
+
+# On the debug kernels (mk/nesteddebug.mk, COMPSC_DEBUG_KERNEL=1) an L2
+# gets more RAM than l1lib.sh's default 256 MiB, for KASAN's shadow and
+# quarantine, kmemleak's and lockdep's records; L1 gets room for two such
+# L2s on top of the debug kernel's own extra (compscvm DEBUG_EXTRA_MEM).
+L2_DEBUG_MEM = 384
+L1_DEBUG_MEM = 2 * (L2_DEBUG_MEM - 256)
+# How much longer the waits on an L2's console may take there: the debug
+# L2 came up in ~310 s where the small one takes ~55 s (KASAN, lockdep,
+# kmemleak under TCG inside TCG), so the default 400 s had little margin.
+DEBUG_SLOW = 2.5
+# compsc_vfio's bound on the wait for the guest driver's readers there
+# (the module's default: 1000 ms). The first nested soak on the debug
+# kernels, pinging every 0.2 s, had its first take refused twice with
+# "readers did not leave in time" (ETIMEDOUT; the guest kept its device,
+# the migration failed cleanly): a reader section of the debug L2, whose
+# vCPU shares L1's one CPU with the other L2 and with L1, outlasted 1 s.
+DEBUG_TAKE_TIMEOUT_MS = 5000
 
 
 class L1(VM):
     """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
 
     def __init__(self, peer, name="l1", mem=1536, smp=None, **kw):
-        self._share = share_dir(Bench())
+        bench = Bench()
+        self._share = share_dir(bench)
         smp = smp or int(os.environ.get("COMPSC_L1_SMP", "1"))
         self.l2stat_unfinished = 0      # see l2_stats()
+        # every L2 command line and helper sees it (l1lib.sh l2_start)
+        self._env = f"export L2MEM={L2_DEBUG_MEM}; " if bench.debug else ""
+        self.slow = DEBUG_SLOW if bench.debug else 1
+        mem += L1_DEBUG_MEM if bench.debug else 0
         super().__init__(peer=peer, name=name, mem=mem, smp=smp, append="intel_iommu=on",
-                         extra_files=l1_modules(), boot_timeout=300, **kw)
+                         extra_files=l1_modules(), boot_timeout=300, bench=bench, **kw)
 
     def qemu_argv(self, *a, **kw):
         argv = super().qemu_argv(*a, **kw)
@@ -176,12 +223,14 @@ class L1(VM):
                  "-device", f"virtio-net-pci,netdev=mgmt,mac={MGMT_MAC},romfile="])
 
     def sh(self, cmd: str, timeout: float = 120, check: bool = True):
-        return self.run(f". /usr/sbin/l1lib.sh; {cmd}", timeout=timeout, check=check)
+        return self.run(f"{self._env}. /usr/sbin/l1lib.sh; {cmd}", timeout=timeout, check=check)
 
     def setup(self, vfio_params: str = "") -> tuple:
         """PF + 2 VFs (bench-setup), vfio, compsc_vfio on VF0 and VF1."""
         self.sh(f"l1_mount; l1_mgmt {MGMT_MAC} {MGMT_IP}")
         vfs = self.setup_vfs(2, igb=Bench.guest_module("drivers", "igb", "igb.ko"), wait_link=0)
+        if self.bench.debug:     # first, so the caller's value wins
+            vfio_params = f"take_timeout_ms={DEBUG_TAKE_TIMEOUT_MS} {vfio_params}"
         self.sh(f"l1_vfio {vfio_params}")
         for vf in vfs[:2]:
             out = self.sh(f"l1_bind {vf.bdf}").out.strip()
@@ -243,8 +292,8 @@ class L1(VM):
 
     def wait_l2_line(self, name: str, pattern: str, timeout: float = 120) -> re.Match:
         """The first match of @pattern in the console of the L2 @name,
-        once there; AssertionError after @timeout s."""
-        t0 = time.monotonic()
+        once there; AssertionError after @timeout s (times self.slow)."""
+        t0, timeout = time.monotonic(), timeout * self.slow
         while time.monotonic() - t0 < timeout:
             m = re.search(pattern, self.l2_log(name))
             if m:
@@ -281,6 +330,43 @@ class L1(VM):
         """Inside hold_open(): let the migration switch over."""
         self.sh(f"echo 0 > {VFIO_PARAMS}/fault_size")
 
+    def l2_consoles(self) -> dict:
+        """{file: text} of every L2 console this L1 has had: the live ones
+        (/run/NAME.log) and those l2_start replaced (/run/l2logs)."""
+        names = self.sh("ls /run/*.log /run/l2logs/*.log 2>/dev/null; true").out.split()
+        return {n: self.sh(f"cat {n}", check=False).out for n in names}
+
+    def l2_kmemleak(self, name: str, timeout: float = 360) -> str:
+        """A kmemleak scan in the running L2 @name (debug L2 kernel): its
+        report, "" when clean. Printed on the L2's console, where the
+        console scan counts it too."""
+        cid = f"kml{time.monotonic_ns()}"
+        mark = len(self.l2_log(name))
+        self.l2_cmd(name, cid, "mountpoint -q /sys/kernel/debug || "
+                    "mount -t debugfs none /sys/kernel/debug; k=/sys/kernel/debug/kmemleak; "
+                    "[ -e $k ] && echo scan > $k && sleep 1 && echo scan > $k && cat $k")
+        m = self.wait_l2_line(name, rf"l2ctl: {cid} rc=(\d+)", timeout=timeout)
+        log = self.l2_log(name)[mark:]
+        if m[1] != "0":
+            raise BenchError(f"kmemleak scan in L2 {name} failed (rc={m[1]}):\n{log[-2000:]}")
+        start = log.find(f"l2ctl: {cid} start")
+        return "".join(line for line in log[start:].splitlines(keepends=True)[1:]
+                       if "l2ctl: " + cid not in line)
+
+    def close(self, check: bool = True) -> None:
+        """As VM.close(); on the debug kernels, with @check, also fail on a
+        report in any L2 console this L1 has had (the tests scan L1's own)."""
+        probs = []
+        if check and self.bench.debug and self.alive() and not self._closed:
+            for path, text in self.l2_consoles().items():
+                probs += [f"L2 console {path}:\n{p}" for p in kernel_problems(text)]
+        try:
+            super().close(check)
+        finally:
+            if probs:
+                raise KernelProblem(f"L2 kernel reports under {self.name}:\n\n"
+                                    + "\n\n...\n\n".join(probs))
+
     def assert_kernels_clean(self, *l2s: str) -> None:
         """No Oops/WARNING/... in the consoles of the L2s @l2s nor in L1."""
         for n in l2s:
@@ -316,7 +402,9 @@ class L1(VM):
                 if "l2stat " in line and L2Stat.parse(line) is None]
 
     def wait_l2_up(self, name: str, timeout: float = 400) -> float:
-        t0 = time.monotonic()
+        """Seconds until the L2 @name said it is up; BenchError after
+        @timeout s (times self.slow)."""
+        t0, timeout = time.monotonic(), timeout * self.slow
         while time.monotonic() - t0 < timeout:
             if "l2: up" in self.l2_log(name):
                 return time.monotonic() - t0
@@ -333,8 +421,8 @@ class L1(VM):
         under TCG inside TCG translates the guest anew: 10-20 s to the
         first line), and the first line on a destination may have been
         read on the source. So wait for a line that proves what it shows,
-        never for a fixed time."""
-        t0 = time.monotonic()
+        never for a fixed time. @timeout is multiplied by self.slow."""
+        t0, timeout = time.monotonic(), timeout * self.slow
         while time.monotonic() - t0 < timeout:
             stats = self.l2_stats(name)
             if any((not key or key in s) and (pred is None or pred(s))
