@@ -64,6 +64,19 @@ static void *area_mem(u32 *len)
 	return mem;
 }
 
+/* A VF helper over fresh area memory, registered with @pf; returns the memory. */
+static void *registered(struct compsc_uvf *vf, struct fake_pf *pf,
+			const struct compsc_uvf_ops *ops)
+{
+	u32 len;
+	void *mem = area_mem(&len);
+
+	CHECK_EQ(compsc_uvf_init(vf, mem, len, IOVA, &desc, ops, pf,
+				 &sync_env_real, WAIT_NS), 0);
+	CHECK_EQ(compsc_uvf_register(vf), 0);
+	return mem;
+}
+
 static void test_refused(void)
 {
 	struct fake_pf pf = { .refuse = 1 };
@@ -113,16 +126,13 @@ static void test_host_holds(void)
 {
 	struct fake_pf pf = { 0 };
 	struct compsc_uvf vf;
-	u32 len;
-	void *mem = area_mem(&len);
 	struct compsc_area_ctl *ctl;
 	struct compsc_slot *slots;
+	void *mem;
 	u32 n;
 
 	sync_env_setup();
-	CHECK_EQ(compsc_uvf_init(&vf, mem, len, IOVA, &desc, &ops_plain, &pf,
-				 &sync_env_real, WAIT_NS), 0);
-	CHECK_EQ(compsc_uvf_register(&vf), 0);
+	mem = registered(&vf, &pf, &ops_plain);
 	ctl = compsc_area_ctl(vf.area);
 	slots = compsc_area_slots(vf.area);
 	n = le16_to_cpu(vf.area->nr_slots);
@@ -154,15 +164,12 @@ static void migrate_once(const struct compsc_uvf_ops *ops, int want_ok)
 {
 	struct fake_pf pf = { 0 };
 	struct compsc_uvf vf;
-	u32 len;
-	void *mem = area_mem(&len);
 	struct compsc_area_ctl *ctl;
 	struct compsc_slot *slots;
+	void *mem;
 
 	restore_calls = 0;
-	CHECK_EQ(compsc_uvf_init(&vf, mem, len, IOVA, &desc, ops, &pf,
-				 &sync_env_real, WAIT_NS), 0);
-	CHECK_EQ(compsc_uvf_register(&vf), 0);
+	mem = registered(&vf, &pf, ops);
 	ctl = compsc_area_ctl(vf.area);
 	slots = compsc_area_slots(vf.area);
 	CHECK_EQ(compsc_writer_acquire(ctl, slots,
