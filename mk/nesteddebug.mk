@@ -71,8 +71,24 @@ NDBG_ENV     = COMPSC_DEBUG_KERNEL=1 COMPSC_NESTED_CACHE=$(DBGK_CACHE)/nested-de
 #                           as for nested-test); each test may take twice
 #                           as long (NESTED_TIMEOUT): the debug L2 alone
 #                           needs ~5 min to come up
-.PHONY: nested-test-debug nested-debug-kernels
+#                         test_detectors_debug.py commits a bug in L1 and
+#                         in an L2 (bench_bugs.ko built for each) and
+#                         checks that the harness fails on the reports
+.PHONY: nested-test-debug nested-debug-kernels nested-debug-bugs
 nested-debug-kernels: l1kernel-debug l2kernel-debug
-nested-test-debug: nested-debug-kernels
-	$(NDBG_ENV) $(MAKE) --no-print-directory nested-test $(NDBG_VARS) \
+nested-test-debug: nested-debug-kernels nested-debug-bugs
+	$(NDBG_ENV) $(NDBG_BUGS_ENV) $(MAKE) --no-print-directory nested-test $(NDBG_VARS) \
 		NESTED_TIMEOUT=$$(( 2 * $(NESTED_TIMEOUT) ))
+
+# bench_bugs.ko (tests/kmod/bench_bugs) for the debug L1 (mk/debugkernel.mk's
+# rule, in the debug tree) and the debug L2; only nested-test-debug's
+# detector test loads them.
+NDBG_L1_BUGS  := $(NDBG_BUILD)/kmod/bench_bugs/bench_bugs.ko
+NDBG_L2_BUGS  := $(NDBG_BUILD)/l2/kmod/bench_bugs/bench_bugs.ko
+NDBG_BUGS_ENV  = COMPSC_L1_BUGS_KO=$(NDBG_L1_BUGS) COMPSC_L2_BUGS_KO=$(NDBG_L2_BUGS)
+nested-debug-bugs: nested-debug-kernels $(NDBG_L2_BUGS)
+	$(MAKE) --no-print-directory $(NDBG_L1_BUGS) $(NDBG_VARS)
+$(NDBG_L2_BUGS): $(wildcard $(TOP)/tests/kmod/bench_bugs/*) | l2kernel-debug
+	mkdir -p $(@D)
+	rsync -a --delete $(KBUILD_JUNK) $(TOP)/tests/kmod/bench_bugs/ $(@D)/
+	$(MAKE) -C $(L2DK_DIR) M=$(@D) modules

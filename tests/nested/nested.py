@@ -60,6 +60,13 @@ def _sh(*argv, **kw):
 L2_VMLINUZ = os.environ.get("COMPSC_L2_VMLINUZ", "")
 L2_KOS = {"kmod/compsc.ko": os.environ.get("COMPSC_L2_COMPSC_KO", ""),
           "drivers/igbvf/igbvf.ko": os.environ.get("COMPSC_L2_IGBVF_KO", "")}
+# bench_bugs.ko for the debug L1 and L2 (mk/nesteddebug.mk sets these for
+# nested-test-debug only): test_detectors_debug.py commits bugs with them.
+BUGS_KO = {"L1": os.environ.get("COMPSC_L1_BUGS_KO", ""),
+           "L2": os.environ.get("COMPSC_L2_BUGS_KO", "")}
+BUGS_PATH = "/lib/compsc/test/bench_bugs.ko"
+if BUGS_KO["L2"]:
+    L2_KOS["test/bench_bugs.ko"] = BUGS_KO["L2"]
 
 
 def share_dir(bench: Bench) -> Path:
@@ -173,6 +180,8 @@ def l1_modules() -> dict:
         files["/lib/compsc/nested/vfio.ko"] = str(core)
     files["/lib/compsc/nested/compsc_vfio.ko"] = str(VFIO_KO)
     files["/usr/sbin/l1lib.sh"] = str(HERE / "l1lib.sh")
+    if BUGS_KO["L1"]:
+        files[BUGS_PATH] = BUGS_KO["L1"]
     return files
 
 

@@ -524,6 +524,13 @@ class PingStream:
                                   stdout=self._out, stderr=subprocess.STDOUT)
         return self
 
+    def replies(self) -> list:
+        """(time, icmp_seq) of each reply so far, while ping runs: read
+        with pread, which leaves the offset ping writes at alone."""
+        fd = self._out.fileno()
+        text = os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
+        return Peer._parse_ping(text, self.interval).replies
+
     def __exit__(self, *exc) -> None:
         self._p.send_signal(signal.SIGINT)  # ping prints its summary on SIGINT
         try:
