@@ -126,6 +126,8 @@ class Changes:
         self.vm, self.ifname, self.problems = vm, ifname, problems
         self.mtu, self.vlan, self.maddr = 1500, None, None
         self.done = {"mtu": 0, "vlan": 0, "multicast": 0, "mtu_during_migration": 0}
+        # (start, end, kind) on the host clock: what a TCP stall overlapped
+        self.times: list[tuple[float, float, str]] = []
 
     def cmd(self, kind: str, i: int) -> str:
         if kind == "mtu":
@@ -146,7 +148,9 @@ class Changes:
 
     def run(self, kind: str, i: int) -> None:
         c = self.cmd(kind, i)
+        t0 = time.time()
         r = self.vm.run(c, check=False, timeout=60)
+        self.times.append((t0, time.time(), kind))
         if r.rc:
             self.problems.add(f"migration {i}: `{c}` failed: {r.err.strip() or r.out.strip()}")
         self.done[kind] += 1
@@ -196,7 +200,40 @@ def start_traffic(vm: VM, peer: Peer, vf, cli: str, seconds: int, tmp: Path):
     return srv, recv, tcp, tcp_out, udp
 
 
-def tcp_verdict(tcp, tcp_out, problems: Problems) -> dict:
+# TCP stalls this long or longer are listed in the report with what
+# overlapped them (holds, configuration changes), within STALL_NEAR_S:
+# iperf3's intervals are whole seconds and its start time too. Listed,
+# not judged: what bound a stall must keep is not settled yet (the first
+# full soak had one of 12 s, cause unknown).
+STALL_LIST_S = 3
+STALL_NEAR_S = 2
+
+
+def tcp_stalls(doc: dict, events: list) -> list:
+    """The runs of empty intervals of iperf3's JSON @doc of STALL_LIST_S
+    or more, longest first, each with the @events (start, end, kind) near
+    it, by kind."""
+    t0 = doc.get("start", {}).get("timestamp", {}).get("timesecs", 0)
+    runs, start = [], None
+    for iv in doc.get("intervals", []) + [{"sum": {"bytes": 1, "start": 0, "end": 0}}]:
+        if iv["sum"]["bytes"] == 0:
+            start = iv["sum"]["start"] if start is None else start
+            end = iv["sum"]["end"]
+        elif start is not None:
+            if end - start >= STALL_LIST_S:
+                runs.append((t0 + start, t0 + end))
+            start = None
+    out = []
+    for a, b in sorted(runs, key=lambda r: r[0] - r[1]):
+        near = {}
+        for ea, eb, kind in events:
+            if ea <= b + STALL_NEAR_S and eb >= a - STALL_NEAR_S:
+                near[kind] = near.get(kind, 0) + 1
+        out.append({"at_s": round(a - t0, 1), "seconds": round(b - a, 1), "near": near})
+    return out
+
+
+def tcp_verdict(tcp, tcp_out, problems: Problems, events: list = ()) -> dict:
     """Stop the TCP stream (SIGINT: iperf3 still prints its JSON) and
     judge it: no error but the interrupt, data in the last intervals, and
     the longest run of empty intervals."""
@@ -223,10 +260,12 @@ def tcp_verdict(tcp, tcp_out, problems: Problems) -> dict:
     if not alive:
         problems.add("the TCP stream carried nothing in its last 5 s")
     mbits = 8 * sum(per) / max(1, len(per)) / 1e6
+    stalls = tcp_stalls(doc, list(events))
     log(f"tcp: {len(per)} intervals, mean {mbits:.2f} Mbit/s, "
-        f"longest stall {longest} s, error: {err or '-'}")
+        f"longest stall {longest} s, error: {err or '-'}; stalls of {STALL_LIST_S} s or more: "
+        f"{len(stalls)}{', longest near ' + str(stalls[0]['near']) if stalls else ''}")
     return {"alive": alive, "intervals": len(per), "mean_mbit": round(mbits, 2),
-            "longest_zero_s": longest, "error": err}
+            "longest_zero_s": longest, "error": err, "stalls": stalls[:10]}
 
 
 def bench_soak(n: int, out: Path) -> dict:
@@ -311,10 +350,12 @@ def _bench_run(vm: VM, peer: Peer, n: int, cli: str, tmp: Path,
                 changes.run(before, i)
             bg = None
             if during:
+                t_bg = time.time()
                 bg = vm.start(changes.cmd("mtu", i), timeout=60)
             res = migrate_restored(vm, vf, blackout_ms=blackout)
             if bg is not None:
                 r = bg.wait(check=False)
+                changes.times.append((t_bg, time.time(), "mtu_during_migration"))
                 changes.done["mtu_during_migration"] += 1
                 if r.rc:
                     problems.add(f"migration {i}: MTU change during it failed: {r.err.strip()}")
@@ -341,7 +382,8 @@ def _bench_run(vm: VM, peer: Peer, n: int, cli: str, tmp: Path,
         loop_s = time.time() - t_loop
         log(f"migrations done; the streams run {QUIET_TAIL_S} s more undisturbed")
         time.sleep(QUIET_TAIL_S)
-        tcp_rep = tcp_verdict(tcp, tcp_out, problems)
+        tcp_rep = tcp_verdict(tcp, tcp_out, problems,
+                              changes.times + [(a, b, "hold") for a, b in windows])
         rep["frames"] = _frame_sizes(peer, vf, problems, "after the migrations")
         udp.terminate()
         udp.wait(30)
