@@ -197,6 +197,10 @@ def start_traffic(vm: VM, peer: Peer, vf, cli: str, seconds: int, tmp: Path):
                       "-J", "-i", "1"], stdout=tcp_out, stderr=subprocess.STDOUT)
     udp = peer.popen([cli, "integrity", "send", vf.ip, str(UDP_PORT), "--rate",
                       str(UDP_RATE), "--size", str(UDP_SIZE), "--seconds", str(seconds)])
+    # the sender's TCP state twice a second: which timer a stall ran on
+    # (retransmission "on" with its backoff, or "persist": a zero window)
+    peer.popen(["sh", "-c", f"while :; do echo t=$(date +%s.%N); ss -tino dst {vf.ip} "
+                f"dport = :5201; sleep 0.5; done"], stdout=open(tmp / "ss.txt", "w"))
     return srv, recv, tcp, tcp_out, udp
 
 
@@ -209,7 +213,29 @@ STALL_LIST_S = 3
 STALL_NEAR_S = 2
 
 
-def tcp_stalls(doc: dict, events: list) -> list:
+SS_TIMER_RE = re.compile(r"timer:\((\w+),[^)]*?,(\d+)\)")
+
+
+def ss_samples(path: Path) -> list:
+    """(time, timer, backoff) of each `ss -tino` sample of the stream's
+    data connection (the one with data queued or a timer running)."""
+    out, t = [], None
+    try:
+        text = path.read_text()
+    except OSError:
+        return out
+    for line in text.splitlines():
+        if line.startswith("t="):
+            t = float(line[2:])
+            continue
+        m = SS_TIMER_RE.search(line)
+        if t is not None and m:
+            out.append((t, m.group(1), int(m.group(2))))
+            t = None
+    return out
+
+
+def tcp_stalls(doc: dict, events: list, ss: list = ()) -> list:
     """The runs of empty intervals of iperf3's JSON @doc of STALL_LIST_S
     or more, longest first, each with the @events (start, end, kind) near
     it, by kind."""
@@ -229,7 +255,14 @@ def tcp_stalls(doc: dict, events: list) -> list:
         for ea, eb, kind in events:
             if ea <= b + STALL_NEAR_S and eb >= a - STALL_NEAR_S:
                 near[kind] = near.get(kind, 0) + 1
-        out.append({"at_s": round(a - t0, 1), "seconds": round(b - a, 1), "near": near})
+        timers = {}
+        backoff = 0
+        for t, timer, n in ss:
+            if a - 1 <= t <= b + 1:
+                timers[timer] = timers.get(timer, 0) + 1
+                backoff = max(backoff, n)
+        out.append({"at_s": round(a - t0, 1), "seconds": round(b - a, 1), "near": near,
+                    "sender_timers": timers, "max_backoff": backoff})
     return out
 
 
@@ -260,10 +293,10 @@ def tcp_verdict(tcp, tcp_out, problems: Problems, events: list = ()) -> dict:
     if not alive:
         problems.add("the TCP stream carried nothing in its last 5 s")
     mbits = 8 * sum(per) / max(1, len(per)) / 1e6
-    stalls = tcp_stalls(doc, list(events))
+    stalls = tcp_stalls(doc, list(events), ss_samples(Path(tcp_out.name).with_name("ss.txt")))
     log(f"tcp: {len(per)} intervals, mean {mbits:.2f} Mbit/s, "
         f"longest stall {longest} s, error: {err or '-'}; stalls of {STALL_LIST_S} s or more: "
-        f"{len(stalls)}{', longest near ' + str(stalls[0]['near']) if stalls else ''}")
+        f"{len(stalls)}" + (f", the longest: {stalls[0]}" if stalls else ""))
     return {"alive": alive, "intervals": len(per), "mean_mbit": round(mbits, 2),
             "longest_zero_s": longest, "error": err, "stalls": stalls[:10]}
 
