@@ -555,6 +555,7 @@ class _Channel:
         self._done: dict[int, tuple] = {}
         self._hellos = 0
         self._closed = False
+        self.why_closed = ""                # once _closed: what ended the stream
         self._next = 1
         self._t = threading.Thread(target=self._reader, daemon=True)
         self._t.start()
@@ -567,10 +568,12 @@ class _Channel:
 
     def _reader(self) -> None:
         f = self.sock.makefile("rb")
+        line = b""
         try:
             while True:
                 line = f.readline()
                 if not line:
+                    self.why_closed = "end of stream"
                     break
                 parts = line.decode(errors="replace").split()
                 if parts[:1] == ["HELLO"]:
@@ -584,8 +587,10 @@ class _Channel:
                     with self._cond:
                         self._done[rid] = (st, bool(to), out, err)
                         self._cond.notify_all()
-        except (OSError, EOFError, ValueError):
-            pass
+        except (OSError, EOFError, ValueError) as e:
+            # a frame cut short or garbled on the way: say which, the
+            # waiter's message carries it
+            self.why_closed = f"{type(e).__name__} {e} after the line {line[:120]!r}"
         with self._cond:
             self._closed = True
             self._cond.notify_all()
@@ -636,8 +641,10 @@ class Pending:
             if not self.vm.alive():
                 raise BenchError(f"QEMU exited {dt:.0f}s into: {self.cmd}\n--- console tail\n"
                                  f"{self.vm.console()[-4000:]}")
-            raise GuestStalled(self.vm.name, f"running `{_short(self.cmd)}`",
-                               f"no reply from the guest agent after {dt:.0f}s",
+            chan = self.vm._chan
+            why = (f"the guest agent's channel closed {dt:.0f}s in ({chan.why_closed})"
+                   if chan._closed else f"no reply from the guest agent after {dt:.0f}s")
+            raise GuestStalled(self.vm.name, f"running `{_short(self.cmd)}`", why,
                                self.vm.console_path, self.vm.console()[-4000:])
         st, to, out, err = got
         r = Result(self.cmd, st, out.decode(errors="replace"),
