@@ -8,12 +8,12 @@
 #include <compsc/compsc.h>
 #include <compsc/precopy.h>
 
+#define COMPSC_PRECOPY_NR_TYPES	3
+
 /* The configuration records, in the order they are written. */
-static const u16 compsc_precopy_types[] = {
+static const u16 compsc_precopy_types[COMPSC_PRECOPY_NR_TYPES] = {
 	COMPSC_REC_DRIVER, COMPSC_REC_PF_VF, COMPSC_REC_PF_VF_EXT,
 };
-#define COMPSC_PRECOPY_NR_TYPES \
-	(sizeof(compsc_precopy_types) / sizeof(compsc_precopy_types[0]))
 
 int compsc_precopy_is_config(u16 type)
 {
