@@ -47,6 +47,10 @@ static_assert(sizeof(struct cvf_env) == 32);
 
 #define CVF_DATA_MAX	(sizeof(struct cvf_env) + COMPSC_HOST_STREAM_MAX)
 
+/* fault_corrupt (test only): which chunk gets one byte spoilt */
+#define CVF_FAULT_STATE	1
+#define CVF_FAULT_PRE	2
+
 /* The guest's area, pinned and mapped for one migration. */
 struct cvf_area {
 	struct compsc_host_area h;	/* h.va: the area inside the mapping */
@@ -144,7 +148,7 @@ static inline struct pci_dev *cvf_pdev(struct cvf_dev *cvf)
 extern unsigned int cvf_take_timeout_ms;
 extern unsigned int cvf_hold_ms;
 extern unsigned long cvf_fault_size;
-extern bool cvf_fault_corrupt;
+extern unsigned int cvf_fault_corrupt;	/* CVF_FAULT_* */
 extern bool cvf_host_counters;
 
 /* main.c */

@@ -12,6 +12,7 @@
 #include <linux/interval_tree.h>
 #include <linux/iova_bitmap.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/vfio.h>
 #include <compsc/kernel.h>
@@ -102,6 +103,33 @@ static int cvf_timeline_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(cvf_timeline);
 
 /*
+ * What the VF's PF holds for it now, as it would export it: for operators
+ * and tests, e.g. that a destination VF carries the guest's configuration
+ * during pre-copy already. The PF takes its own locks.
+ */
+static int cvf_pf_show(struct seq_file *s, void *unused)
+{
+	struct cvf_dev *cvf = s->private;
+	struct compsc_pf_vf_xstate *x;
+	struct compsc_pf_vf_state *st;
+	int ret = -ENOMEM;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	x = kzalloc(sizeof(*x), GFP_KERNEL);
+	if (st && x)
+		ret = compsc_host_pf_export(cvf_pdev(cvf), st, x);
+	if (ret > 0)
+		seq_printf(s, "mac=%pM\nflags=%#x\nport_vlan=%u\nmax_frame=%u\nnr_vlans=%u\nnr_mc=%u\n",
+			   st->mac, le16_to_cpu(st->flags),
+			   le16_to_cpu(st->port_vlan), le16_to_cpu(st->max_frame),
+			   le16_to_cpu(st->nr_vlans), le16_to_cpu(st->nr_mc));
+	kfree(st);
+	kfree(x);
+	return ret < 0 ? ret : 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cvf_pf);
+
+/*
  * For tests and operators: did QEMU really read the log, and how did the
  * last migration end (`compsc devices` reads "result")?
  */
@@ -117,6 +145,7 @@ void cvf_log_debugfs_add(struct cvf_dev *cvf)
 	debugfs_create_u32("log_late_areas", 0444, dir, &cvf->log_late_areas);
 	debugfs_create_file("result", 0444, dir, cvf, &cvf_result_fops);
 	debugfs_create_file("timeline", 0444, dir, cvf, &cvf_timeline_fops);
+	debugfs_create_file("pf", 0444, dir, cvf, &cvf_pf_fops);
 }
 
 void cvf_log_debugfs_del(struct cvf_dev *cvf)

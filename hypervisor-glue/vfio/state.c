@@ -143,6 +143,19 @@ void cvf_giveback(struct cvf_dev *cvf)
 
 /* ---- source: save -------------------------------------------------------- */
 
+/* fault_corrupt (test only): spoil one byte of a @which chunk, once. */
+static void cvf_fault(struct cvf_dev *cvf, unsigned int which, u8 *buf,
+		      size_t len)
+{
+	if (READ_ONCE(cvf_fault_corrupt) != which ||
+	    len <= sizeof(struct cvf_env) + 40)
+		return;
+	WRITE_ONCE(cvf_fault_corrupt, 0);
+	buf[sizeof(struct cvf_env) + 40] ^= 0x5a;
+	dev_warn(&cvf_pdev(cvf)->dev, "fault_corrupt: %s spoilt\n",
+		 which == CVF_FAULT_PRE ? "pre-copy chunk" : "stream");
+}
+
 /* What a save needs besides the stream buffer. */
 struct cvf_save {
 	struct compsc_host_save host;
@@ -245,11 +258,7 @@ int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	cvf->dev.stat_base = NULL;	/* s->base goes away */
 	if (ret > 0) {
 		*len = ret;
-		if (cvf_fault_corrupt && *len > sizeof(struct cvf_env) + 40) {
-			cvf_fault_corrupt = false;
-			(*buf)[sizeof(struct cvf_env) + 40] ^= 0x5a;
-			dev_warn(&cvf_pdev(cvf)->dev, "fault_corrupt: stream spoilt\n");
-		}
+		cvf_fault(cvf, CVF_FAULT_STATE, *buf, *len);
 		ret = 0;
 	}
 out:
@@ -328,6 +337,7 @@ int cvf_save_pre(struct cvf_dev *cvf, u8 **buf, size_t *len)
 		return ret;
 	}
 	*len = ret;
+	cvf_fault(cvf, CVF_FAULT_PRE, *buf, *len);
 	return 0;
 }
 
