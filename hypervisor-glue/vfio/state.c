@@ -319,6 +319,14 @@ int cvf_save_pre(struct cvf_dev *cvf, u8 **buf, size_t *len)
 
 	if (compsc_vf_area_get(cvf_pdev(cvf), &gpa, &size))
 		return -ENOENT;
+	/*
+	 * The area is pinned only as the take would pin it: for a migration
+	 * that reads this device's DMA log, which tracks the area (see
+	 * cvf_take_allowed(); the take says why it refuses the others)
+	 */
+	if (!cvf->logging || compsc_host_log_covers(cvf->log_ranges,
+						    cvf->log_nr, gpa, size))
+		return -EOPNOTSUPP;
 	a = cvf_area_get(cvf, gpa, size);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
