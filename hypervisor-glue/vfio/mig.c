@@ -95,8 +95,8 @@ static struct file *cvf_do_save_open(struct cvf_dev *cvf)
  */
 static void cvf_do_save_pre(struct cvf_dev *cvf)
 {
+	u8 *buf = NULL;
 	size_t len;
-	u8 *buf;
 	int err;
 
 	err = cvf_save_pre(cvf, &buf, &len);
@@ -109,6 +109,7 @@ static void cvf_do_save_pre(struct cvf_dev *cvf)
 		kvfree(buf);
 		return;
 	}
+	kvfree(cvf->pre);	/* none: SAVE_END dropped the last one */
 	cvf->pre = buf;
 	cvf->pre_len = len;
 	cvf->tl.pre_ns = ktime_get_ns();
