@@ -17,6 +17,7 @@
 #include <compsc/compsc.h>
 #include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
+#include <compsc/precopy.h>
 
 #define CVF_AREA_PAGES	(COMPSC_AREA_MAX_SIZE / PAGE_SIZE + 1)
 #define CVF_ENV_MAGIC	0x56435343u	/* "CSCV": this driver's envelope */
@@ -46,6 +47,7 @@ struct cvf_env {
 static_assert(sizeof(struct cvf_env) == 32);
 
 #define CVF_DATA_MAX	(sizeof(struct cvf_env) + COMPSC_HOST_STREAM_MAX)
+#define CVF_PRE_MAX	(sizeof(struct cvf_env) + COMPSC_PRECOPY_MAX)
 
 /* fault_corrupt (test only): which chunk gets one byte spoilt */
 #define CVF_FAULT_STATE	1

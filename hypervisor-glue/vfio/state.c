@@ -331,7 +331,7 @@ int cvf_save_pre(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	s = kvzalloc(sizeof(*s), GFP_KERNEL);
-	*buf = kvzalloc(sizeof(struct cvf_env) + COMPSC_PRECOPY_MAX, GFP_KERNEL);
+	*buf = kvzalloc(CVF_PRE_MAX, GFP_KERNEL);
 	ret = -ENOMEM;
 	if (s && *buf)
 		ret = cvf_build_pre(cvf, a, s, *buf);
