@@ -17,20 +17,26 @@
 #include <compsc/compsc.h>
 #include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
+#include <compsc/precopy.h>
 
 #define CVF_AREA_PAGES	(COMPSC_AREA_MAX_SIZE / PAGE_SIZE + 1)
 #define CVF_ENV_MAGIC	0x56435343u	/* "CSCV": this driver's envelope */
 #define CVF_ENV_VERSION	1
 
 /*
- * What QEMU carries for the device: this envelope (where the area lives in
- * guest memory, which the destination host cannot learn otherwise), then
- * one libcompsc stream. The CRC covers the envelope; the stream has its own.
+ * What QEMU carries for the device: one or two chunks, each this envelope
+ * (where the area lives in guest memory, which the destination host cannot
+ * learn otherwise) and one libcompsc stream: in PRE_COPY the configuration
+ * (CVF_ENV_PRE, compsc/precopy.h), then at STOP_COPY the state
+ * (CVF_ENV_STATE). The CRC covers the envelope; the stream has its own.
  */
+#define CVF_ENV_STATE	0
+#define CVF_ENV_PRE	1
+
 struct cvf_env {
 	__le32 magic;
 	__le16 version;
-	__le16 rsvd0;
+	__le16 kind;		/* CVF_ENV_* */
 	__le64 area_gpa;
 	__le32 area_size;
 	__le32 stream_len;
@@ -41,6 +47,11 @@ struct cvf_env {
 static_assert(sizeof(struct cvf_env) == 32);
 
 #define CVF_DATA_MAX	(sizeof(struct cvf_env) + COMPSC_HOST_STREAM_MAX)
+#define CVF_PRE_MAX	(sizeof(struct cvf_env) + COMPSC_PRECOPY_MAX)
+
+/* fault_corrupt (test only): which chunk gets one byte spoilt */
+#define CVF_FAULT_STATE	1
+#define CVF_FAULT_PRE	2
 
 /* The guest's area, pinned and mapped for one migration. */
 struct cvf_area {
@@ -57,11 +68,28 @@ struct cvf_file {
 	/* lock protects everything below */
 	struct mutex lock;
 	u8 *buf;
-	size_t len;		/* bytes in buf (saving: all of it) */
+	size_t len;		/* bytes in buf (saving: all of it so far) */
 	bool disabled;		/* the arc that owned it is over */
-	bool filled;		/* saving: the state is in buf */
+	bool filled;		/* saving: the state is in buf, nothing follows */
 	int error;		/* saving: reads fail with this */
 	bool checked;		/* loading: a complete stream passed the checks */
+};
+
+/*
+ * One migration's times on this host (ktime_get_ns(); 0: not reached) and
+ * sizes, for debugfs "timeline": how long the guest kept its device before
+ * QEMU stopped its vCPUs, and what moved out of the downtime.
+ */
+struct cvf_timeline {
+	u64 pre_ns;		/* source: pre-copy data ready; dst: applied */
+	u64 take_ns;		/* source: device taken */
+	u64 stop_ns;		/* source: vCPUs stopped (the P2P arc) */
+	u64 save_ns;		/* source: stop-copy state built */
+	u64 give_ns;		/* destination: handed to the guest */
+	u32 pre_bytes;		/* pre-copy chunk */
+	u32 stop_bytes;		/* stop-copy chunk */
+	bool config_resent;	/* the stop-copy chunk carried it again */
+	bool config_early;	/* destination: the PF had it from pre-copy */
 };
 
 struct cvf_dev {
@@ -81,6 +109,11 @@ struct cvf_dev {
 	size_t data_len;	/* last saved data, for MIG_DATA_SIZE */
 	u8 *loaded;		/* destination: a checked envelope + stream */
 	size_t loaded_len;
+	u8 *pre;		/* the pre-copy chunk sent, or received */
+	size_t pre_len;
+	int pre_whole;		/* dst: the PF's import of it said (1: whole) */
+	bool pre_applied;	/* dst: the PF holds it, no hand-over yet */
+	struct cvf_timeline tl;
 	struct compsc_stream_view view;	/* points into loaded */
 	bool logging;		/* DMA logging started */
 	struct compsc_range *log_ranges;	/* what the log tracks */
@@ -117,7 +150,7 @@ static inline struct pci_dev *cvf_pdev(struct cvf_dev *cvf)
 extern unsigned int cvf_take_timeout_ms;
 extern unsigned int cvf_hold_ms;
 extern unsigned long cvf_fault_size;
-extern bool cvf_fault_corrupt;
+extern unsigned int cvf_fault_corrupt;	/* CVF_FAULT_* */
 extern bool cvf_host_counters;
 
 /* main.c */
@@ -137,7 +170,7 @@ void cvf_hold_work(struct work_struct *work);
 
 /* file.c */
 struct cvf_file *cvf_file_new(struct cvf_dev *cvf, bool saving);
-void cvf_file_fill(struct cvf_file *f, u8 *buf, size_t len);
+int cvf_file_fill(struct cvf_file *f, const u8 *buf, size_t len, bool last);
 void cvf_file_fail(struct cvf_file *f, int error);
 void cvf_file_disable(struct cvf_file *f);
 
@@ -145,6 +178,10 @@ void cvf_file_disable(struct cvf_file *f);
 int cvf_take(struct cvf_dev *cvf);
 void cvf_giveback(struct cvf_dev *cvf);
 int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len);
+int cvf_save_pre(struct cvf_dev *cvf, u8 **buf, size_t *len);
+int cvf_env_kind(const u8 *buf, size_t len);
+int cvf_load_pre(struct cvf_dev *cvf, const u8 *buf, size_t len);
+void cvf_pre_forget(struct cvf_dev *cvf);
 int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len);
 int cvf_give(struct cvf_dev *cvf);
 size_t cvf_data_size(struct cvf_dev *cvf);

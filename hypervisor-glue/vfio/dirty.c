@@ -12,6 +12,7 @@
 #include <linux/interval_tree.h>
 #include <linux/iova_bitmap.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/vfio.h>
 #include <compsc/kernel.h>
@@ -79,6 +80,56 @@ static int cvf_result_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(cvf_result);
 
 /*
+ * The VF's last migration here as times (ktime ns, 0: not reached) and
+ * sizes: when the device was taken against the vCPUs' stop, what the
+ * pre-copy chunk moved out of the stop-copy one.
+ */
+static int cvf_timeline_show(struct seq_file *s, void *unused)
+{
+	struct cvf_dev *cvf = s->private;
+	int err = mutex_lock_interruptible(&cvf->state_mutex);
+	struct cvf_timeline t;
+
+	if (err)
+		return err;
+	t = cvf->tl;
+	cvf_state_mutex_unlock(cvf);
+	seq_printf(s, "pre_ns=%llu\ntake_ns=%llu\nstop_ns=%llu\nsave_ns=%llu\ngive_ns=%llu\n",
+		   t.pre_ns, t.take_ns, t.stop_ns, t.save_ns, t.give_ns);
+	seq_printf(s, "pre_bytes=%u\nstop_bytes=%u\nconfig_resent=%d\nconfig_early=%d\n",
+		   t.pre_bytes, t.stop_bytes, t.config_resent, t.config_early);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cvf_timeline);
+
+/*
+ * What the VF's PF holds for it now, as it would export it: for operators
+ * and tests, e.g. that a destination VF carries the guest's configuration
+ * during pre-copy already. The PF takes its own locks.
+ */
+static int cvf_pf_show(struct seq_file *s, void *unused)
+{
+	struct cvf_dev *cvf = s->private;
+	struct compsc_pf_vf_xstate *x;
+	struct compsc_pf_vf_state *st;
+	int ret = -ENOMEM;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	x = kzalloc(sizeof(*x), GFP_KERNEL);
+	if (st && x)
+		ret = compsc_host_pf_export(cvf_pdev(cvf), st, x);
+	if (ret > 0)
+		seq_printf(s, "mac=%pM\nflags=%#x\nport_vlan=%u\nmax_frame=%u\nnr_vlans=%u\nnr_mc=%u\n",
+			   st->mac, le16_to_cpu(st->flags),
+			   le16_to_cpu(st->port_vlan), le16_to_cpu(st->max_frame),
+			   le16_to_cpu(st->nr_vlans), le16_to_cpu(st->nr_mc));
+	kfree(st);
+	kfree(x);
+	return ret < 0 ? ret : 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cvf_pf);
+
+/*
  * For tests and operators: did QEMU really read the log, and how did the
  * last migration end (`compsc devices` reads "result")?
  */
@@ -93,6 +144,8 @@ void cvf_log_debugfs_add(struct cvf_dev *cvf)
 	debugfs_create_u64("log_marked_bytes", 0444, dir, &cvf->log_marked);
 	debugfs_create_u32("log_late_areas", 0444, dir, &cvf->log_late_areas);
 	debugfs_create_file("result", 0444, dir, cvf, &cvf_result_fops);
+	debugfs_create_file("timeline", 0444, dir, cvf, &cvf_timeline_fops);
+	debugfs_create_file("pf", 0444, dir, cvf, &cvf_pf_fops);
 }
 
 void cvf_log_debugfs_del(struct cvf_dev *cvf)

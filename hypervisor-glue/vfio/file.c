@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The data fds of the migration uAPI. Saving: the fd opens empty (in
- * PRE_COPY, or at STOP_COPY) and the whole device state (a few KiB) is
- * put into it at STOP_COPY (cvf_file_fill()), so reads only copy it out;
- * until then a read finds the pre-copy "no data for now" (ENOMSG). Loading:
- * writes append; as soon as the envelope says the data is complete it is
- * checked (cvf_load_check()), so a refused stream fails QEMU's load itself
- * and the source keeps running, instead of surfacing only when the
- * destination VM starts.
+ * The data fds of the migration uAPI. Saving: one byte stream, read in
+ * order. Opened in PRE_COPY it starts with the VF's configuration (the
+ * pre-copy chunk, VFIO_MIG_GET_PRECOPY_INFO's initial_bytes); at STOP_COPY
+ * the device state is appended (cvf_file_fill()), so reads only copy out.
+ * A read at the end of what is there finds the pre-copy "no data for now"
+ * (ENOMSG) until the state is in, then the end of the stream. Loading:
+ * writes append; each chunk is acted on as soon as its envelope says it is
+ * complete: a pre-copy chunk is applied to the VF at once, while the VM
+ * still runs on the source (cvf_load_pre()), the state is checked
+ * (cvf_load_check()), so a refused chunk fails QEMU's load itself and the
+ * source keeps running, instead of surfacing only when the destination VM
+ * starts.
  *
  * A data fd may outlive the device (QEMU keeps it, the VF is unbound):
  * each file holds a reference on the vfio_device, so its cvf_dev stays
@@ -64,10 +68,8 @@ static ssize_t cvf_file_read(struct file *filp, char __user *ubuf,
 	ret = f->error;
 	if (ret)
 		goto out;
-	ret = -ENOMSG;
-	if (!f->filled)
-		goto out;
-	ret = 0;
+	/* at the end: for now (pre-copy), or for good */
+	ret = f->filled ? 0 : -ENOMSG;
 	if (*pos >= f->len)
 		goto out;
 	len = min_t(size_t, len, f->len - *pos);
@@ -93,6 +95,34 @@ static size_t cvf_file_expect(struct cvf_file *f)
 }
 
 /*
+ * Loading: act on each complete chunk at the start of the buffer. A
+ * pre-copy chunk is applied and dropped from the buffer; the state chunk
+ * must be the last bytes, and is checked.
+ */
+static int cvf_file_chunks(struct cvf_file *f)
+{
+	size_t want;
+	int err;
+
+	for (;;) {
+		want = cvf_file_expect(f);
+		if (!want || f->len < want)
+			return 0;
+		if (cvf_env_kind(f->buf, want) != CVF_ENV_PRE)
+			break;
+		err = cvf_load_pre(f->cvf, f->buf, want);
+		if (err)
+			return err;
+		f->len -= want;
+		memmove(f->buf, f->buf + want, f->len);
+	}
+	if (f->len != want || cvf_load_check(f->cvf, f->buf, f->len))
+		return -EINVAL;
+	f->checked = true;
+	return 0;
+}
+
+/*
  * The check of a complete stream pins the guest's area (cvf_load_check()):
  * it runs under state_mutex, like every other pin, so that a dma_unmap of
  * that memory (cvf_dma_unmap(), which takes state_mutex) waits for the
@@ -103,7 +133,6 @@ static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 {
 	struct cvf_file *f = filp->private_data;
 	struct cvf_dev *cvf = f->cvf;
-	size_t want;
 	ssize_t ret;
 
 	if (pos)
@@ -122,17 +151,9 @@ static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 	if (copy_from_user(f->buf + f->len, ubuf, len))
 		goto out;
 	f->len += len;
-	ret = len;
-	want = cvf_file_expect(f);
-	if (!want || f->len < want)
-		goto out;
-	ret = -EINVAL;
-	if (f->len == want && !cvf_load_check(cvf, f->buf, f->len))
-		ret = len;
+	ret = cvf_file_chunks(f) ?: len;
 	if (ret < 0)
 		f->disabled = true;	/* refused: no second chance */
-	else
-		f->checked = true;
 out:
 	mutex_unlock(&f->lock);
 	cvf_state_mutex_unlock(cvf);
@@ -140,9 +161,9 @@ out:
 }
 
 /*
- * VFIO_MIG_GET_PRECOPY_INFO: there is never pre-copy data (the state only
- * exists once the device is taken, and goes at STOP_COPY), so both
- * estimates are 0 and the fd is at its temporary end of stream.
+ * VFIO_MIG_GET_PRECOPY_INFO: the configuration is the initial data (what
+ * of it is not read yet); it is sent once and never dirtied: a change
+ * after it goes with the state at STOP_COPY (compsc/precopy.h).
  */
 static long cvf_file_ioctl(struct file *filp, unsigned int cmd,
 			   unsigned long arg)
@@ -172,8 +193,10 @@ static long cvf_file_ioctl(struct file *filp, unsigned int cmd,
 		mutex_unlock(&f->lock);
 		return -ENODEV;
 	}
-	mutex_unlock(&f->lock);
 	info.initial_bytes = 0;
+	if (!f->filled && filp->f_pos < f->len)
+		info.initial_bytes = f->len - filp->f_pos;
+	mutex_unlock(&f->lock);
 	info.dirty_bytes = 0;
 	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
 }
@@ -231,15 +254,27 @@ out_free:
 	return ERR_PTR(err);
 }
 
-/* Saving: the device state @buf (the file takes it over) is ready to read. */
-void cvf_file_fill(struct cvf_file *f, u8 *buf, size_t len)
+/**
+ * cvf_file_fill() - saving: @len bytes at @buf (copied) follow what the
+ * file holds; @last: nothing follows them (the stream ends there)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cvf_file_fill(struct cvf_file *f, const u8 *buf, size_t len, bool last)
 {
+	u8 *all = kvmalloc(f->len + len, GFP_KERNEL);
+
+	if (!all)
+		return -ENOMEM;
 	mutex_lock(&f->lock);
+	memcpy(all, f->buf, f->len);
+	memcpy(all + f->len, buf, len);
 	kvfree(f->buf);
-	f->buf = buf;
-	f->len = len;
-	f->filled = true;
+	f->buf = all;
+	f->len += len;
+	f->filled = last;
 	mutex_unlock(&f->lock);
+	return 0;
 }
 
 /* Saving: there is no state to give; every read fails with @error. */

@@ -27,10 +27,10 @@ module_param_named(host_counters, cvf_host_counters, bool, 0444);
 MODULE_PARM_DESC(host_counters,
 		 "emulate the VF statistics registers so they continue across migrations (set on both hosts)");
 
-bool cvf_fault_corrupt;
-module_param_named(fault_corrupt, cvf_fault_corrupt, bool, 0644);
+unsigned int cvf_fault_corrupt;
+module_param_named(fault_corrupt, cvf_fault_corrupt, uint, 0644);
 MODULE_PARM_DESC(fault_corrupt,
-		 "test only: flip one byte of the next saved stream");
+		 "test only: flip one byte of the next saved state (1) or pre-copy chunk (2)");
 
 unsigned long cvf_fault_size;
 module_param_named(fault_size, cvf_fault_size, ulong, 0644);

@@ -17,6 +17,7 @@
  */
 #include <linux/file.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/vfio.h>
 #include <compsc/kernel.h>
 #include <compsc/migstate.h>
@@ -63,6 +64,7 @@ void cvf_mig_cleanup(struct cvf_dev *cvf)
 		cvf_giveback(cvf);
 	cvf_area_put(cvf, cvf->area);
 	cvf->area = NULL;
+	cvf_pre_forget(cvf);
 	cvf_bar_unmap(cvf);
 	kvfree(cvf->loaded);
 	cvf->loaded = NULL;
@@ -85,7 +87,36 @@ static struct file *cvf_do_save_open(struct cvf_dev *cvf)
 	return f->filp;
 }
 
-/* The device state, built now, into the open save fd. */
+/*
+ * The configuration, read now with the guest running, into the open save
+ * fd as its pre-copy data; kept to see at STOP_COPY whether it changed.
+ * Without it (the area cannot be read now) the stop-copy chunk carries
+ * the configuration, as it would without pre-copy.
+ */
+static void cvf_do_save_pre(struct cvf_dev *cvf)
+{
+	u8 *buf = NULL;
+	size_t len;
+	int err;
+
+	err = cvf_save_pre(cvf, &buf, &len);
+	if (!err)
+		err = cvf_file_fill(cvf->save, buf, len, false);
+	if (err) {
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "no pre-copy configuration (%d): it goes at stop-copy\n",
+			 err);
+		kvfree(buf);
+		return;
+	}
+	kvfree(cvf->pre);	/* none: SAVE_END dropped the last one */
+	cvf->pre = buf;
+	cvf->pre_len = len;
+	cvf->tl.pre_ns = ktime_get_ns();
+	cvf->tl.pre_bytes = len;
+}
+
+/* The device state, built now, into the open save fd after the rest. */
 static int cvf_do_save(struct cvf_dev *cvf)
 {
 	size_t len;
@@ -95,8 +126,16 @@ static int cvf_do_save(struct cvf_dev *cvf)
 	err = cvf_save(cvf, &buf, &len);
 	if (err)
 		return err;
-	cvf_file_fill(cvf->save, buf, len);
+	err = cvf_file_fill(cvf->save, buf, len, true);
+	kvfree(buf);
+	if (err)
+		return err;
 	cvf->data_len = len;
+	cvf->tl.save_ns = ktime_get_ns();
+	cvf->tl.stop_bytes = len;
+	dev_info(&cvf_pdev(cvf)->dev,
+		 "stop-copy state %zu bytes (configuration %s)\n", len,
+		 cvf->tl.config_resent ? "included" : "sent in pre-copy");
 	return 0;
 }
 
@@ -157,6 +196,7 @@ static void cvf_try_take(struct cvf_dev *cvf, const char *when)
 			 when, err);
 		cvf_mig_result(cvf, err);	/* why a save may fail */
 	} else {
+		cvf->tl.take_ns = ktime_get_ns();
 		dev_info(&cvf_pdev(cvf)->dev, "device taken %s (%s)\n", when,
 			 compsc_mig_state_name(cvf->mig_state));
 	}
@@ -175,6 +215,8 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 		if (IS_ERR(res))
 			return res;
 	}
+	if ((actions & COMPSC_MIG_A_SAVE_PRE) && cvf->save)
+		cvf_do_save_pre(cvf);
 	/* a save that cannot be made fails the data, not the arc (see top) */
 	if ((actions & COMPSC_MIG_A_SAVE) && cvf->save) {
 		err = cvf_do_save(cvf);
@@ -191,6 +233,7 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 	}
 	if (actions & COMPSC_MIG_A_SAVE_END) {
 		cvf_put_file(&cvf->save);
+		cvf_pre_forget(cvf);
 		cvf_backoff_end(cvf);
 	}
 	if (actions & COMPSC_MIG_A_ABORT)
@@ -223,6 +266,24 @@ static u32 cvf_ctx(struct cvf_dev *cvf)
 	return ctx;
 }
 
+/*
+ * The timeline (debugfs): a migration starts as the device leaves RUNNING
+ * (source) or RESUMING begins (destination); the vCPUs stop at the arc to
+ * a P2P state from a running one.
+ */
+static void cvf_timeline_arc(struct cvf_dev *cvf, u32 from, u32 next)
+{
+	if ((from == VFIO_DEVICE_STATE_RUNNING &&
+	     next != VFIO_DEVICE_STATE_RUNNING) ||
+	    next == VFIO_DEVICE_STATE_RESUMING)
+		memset(&cvf->tl, 0, sizeof(cvf->tl));
+	if ((from == VFIO_DEVICE_STATE_RUNNING &&
+	     next == VFIO_DEVICE_STATE_RUNNING_P2P) ||
+	    (from == VFIO_DEVICE_STATE_PRE_COPY &&
+	     next == VFIO_DEVICE_STATE_PRE_COPY_P2P))
+		cvf->tl.stop_ns = ktime_get_ns();
+}
+
 /* One arc. A failed load or hand-over leaves the device in ERROR. */
 static struct file *cvf_arc(struct cvf_dev *cvf, u32 next)
 {
@@ -235,6 +296,7 @@ static struct file *cvf_arc(struct cvf_dev *cvf, u32 next)
 		WARN(1, "compsc_vfio: impossible arc %u -> %u\n", from, next);
 		return ERR_PTR(-EINVAL);
 	}
+	cvf_timeline_arc(cvf, from, next);
 	res = cvf_do_actions(cvf, actions);
 	if (IS_ERR(res) && (actions & (COMPSC_MIG_A_LOAD_END |
 				       COMPSC_MIG_A_GIVE))) {

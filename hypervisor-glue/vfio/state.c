@@ -11,6 +11,7 @@
 #include <compsc/dev_82576vf.h>
 #include <compsc/kernel.h>
 #include <compsc/migstate.h>
+#include <compsc/precopy.h>
 #include "compsc_vfio.h"
 
 /* ---- source: take and give back ---------------------------------------- */
@@ -142,6 +143,19 @@ void cvf_giveback(struct cvf_dev *cvf)
 
 /* ---- source: save -------------------------------------------------------- */
 
+/* fault_corrupt (test only): spoil one byte of a @which chunk, once. */
+static void cvf_fault(struct cvf_dev *cvf, unsigned int which, u8 *buf,
+		      size_t len)
+{
+	if (READ_ONCE(cvf_fault_corrupt) != which ||
+	    len <= sizeof(struct cvf_env) + 40)
+		return;
+	WRITE_ONCE(cvf_fault_corrupt, 0);
+	buf[sizeof(struct cvf_env) + 40] ^= 0x5a;
+	dev_warn(&cvf_pdev(cvf)->dev, "fault_corrupt: %s spoilt\n",
+		 which == CVF_FAULT_PRE ? "pre-copy chunk" : "stream");
+}
+
 /* What a save needs besides the stream buffer. */
 struct cvf_save {
 	struct compsc_host_save host;
@@ -151,32 +165,47 @@ struct cvf_save {
 	struct compsc_pf_vf_xstate pf_ext;
 };
 
-/*
- * The stream (the shared host side builds it) after this driver's
- * envelope: where the area lives in guest memory, which the destination
- * host cannot learn otherwise.
- */
-static int cvf_build(struct cvf_dev *cvf, struct cvf_save *s, u8 *out)
+/* This driver's envelope of a @kind chunk whose stream is @len bytes. */
+static int cvf_env_fill(u8 *out, u16 kind, const struct cvf_area *a, int len)
 {
-	struct cvf_area *a = cvf->area;
 	struct cvf_env *env = (void *)out;
-	struct compsc_ident id;
-	int len;
 
-	compsc_host_ident(cvf_pdev(cvf), &id);
-	len = compsc_host_save(&a->h, &cvf->dev, &id, &s->host,
-			       out + sizeof(*env), COMPSC_HOST_STREAM_MAX);
 	if (len < 0)
 		return compsc_errno(len);
 	memset(env, 0, sizeof(*env));
 	env->magic = cpu_to_le32(CVF_ENV_MAGIC);
 	env->version = cpu_to_le16(CVF_ENV_VERSION);
+	env->kind = cpu_to_le16(kind);
 	env->area_gpa = cpu_to_le64(a->h.gpa);
 	env->area_size = cpu_to_le32(a->h.size);
 	env->stream_len = cpu_to_le32(len);
 	env->crc32c = cpu_to_le32(compsc_crc32c(0, env,
 						offsetof(struct cvf_env, crc32c)));
 	return sizeof(*env) + len;
+}
+
+/*
+ * The stream (the shared host side builds it) after this driver's
+ * envelope: where the area lives in guest memory, which the destination
+ * host cannot learn otherwise. After a pre-copy chunk the configuration
+ * goes again only if it changed (compsc/precopy.h).
+ */
+static int cvf_build(struct cvf_dev *cvf, struct cvf_save *s, u8 *out)
+{
+	struct cvf_area *a = cvf->area;
+	struct compsc_ident id;
+	int len;
+
+	if (cvf->pre) {
+		s->host.pre = cvf->pre + sizeof(struct cvf_env);
+		s->host.pre_len = cvf->pre_len - sizeof(struct cvf_env);
+	}
+	compsc_host_ident(cvf_pdev(cvf), &id);
+	len = compsc_host_save(&a->h, &cvf->dev, &id, &s->host,
+			       out + sizeof(struct cvf_env),
+			       COMPSC_HOST_STREAM_MAX);
+	cvf->tl.config_resent = s->host.config_sent;
+	return cvf_env_fill(out, CVF_ENV_STATE, a, len);
 }
 
 /* The optional sections: the PF's (if it exports), host counters (if on). */
@@ -229,11 +258,7 @@ int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	cvf->dev.stat_base = NULL;	/* s->base goes away */
 	if (ret > 0) {
 		*len = ret;
-		if (cvf_fault_corrupt && *len > sizeof(struct cvf_env) + 40) {
-			cvf_fault_corrupt = false;
-			(*buf)[sizeof(struct cvf_env) + 40] ^= 0x5a;
-			dev_warn(&cvf_pdev(cvf)->dev, "fault_corrupt: stream spoilt\n");
-		}
+		cvf_fault(cvf, CVF_FAULT_STATE, *buf, *len);
 		ret = 0;
 	}
 out:
@@ -246,6 +271,82 @@ out:
 		dev_err(&cvf_pdev(cvf)->dev, "cannot save the device: %d\n", ret);
 	}
 	return ret;
+}
+
+/*
+ * The configuration as pre-copy data, read with the guest running: the
+ * PF's export (under the PF's own locks) and the replay log from a
+ * checked copy of the live area (compsc_host_save_config()).
+ */
+static int cvf_build_pre(struct cvf_dev *cvf, struct cvf_area *a,
+			 struct cvf_save *s, u8 *out)
+{
+	struct compsc_ident id;
+	int ret;
+
+	ret = compsc_host_pf_export(cvf_pdev(cvf), &s->pf, &s->pf_ext);
+	if (ret < 0)
+		return ret;
+	s->host.pf = ret ? &s->pf : NULL;
+	s->host.pf_ext = ret > 1 ? &s->pf_ext : NULL;
+	s->host.replay = kvmalloc(compsc_host_replay_bytes(&a->h), GFP_KERNEL);
+	if (!s->host.replay)
+		return -ENOMEM;
+	compsc_host_ident(cvf_pdev(cvf), &id);
+	ret = compsc_host_save_config(&a->h, &id, &s->host,
+				      out + sizeof(struct cvf_env),
+				      COMPSC_PRECOPY_MAX);
+	return cvf_env_fill(out, CVF_ENV_PRE, a, ret);
+}
+
+/**
+ * cvf_save_pre() - RUNNING -> PRE_COPY: the VF's configuration as the
+ * pre-copy chunk, the guest running and its device not taken
+ * @cvf: the device; state_mutex held (the area is pinned meanwhile)
+ * @buf: gets the chunk (kvmalloc'ed, the caller owns it)
+ * @len: gets its length
+ *
+ * Return: 0 or -errno (no pre-copy data: the stop-copy chunk then carries
+ * the configuration, as without pre-copy).
+ */
+int cvf_save_pre(struct cvf_dev *cvf, u8 **buf, size_t *len)
+{
+	struct cvf_save *s;
+	struct cvf_area *a;
+	u32 size;
+	u64 gpa;
+	int ret;
+
+	if (compsc_vf_area_get(cvf_pdev(cvf), &gpa, &size))
+		return -ENOENT;
+	/*
+	 * The area is pinned only as the take would pin it: for a migration
+	 * that reads this device's DMA log, which tracks the area (see
+	 * cvf_take_allowed(); the take says why it refuses the others)
+	 */
+	if (!cvf->logging || compsc_host_log_covers(cvf->log_ranges,
+						    cvf->log_nr, gpa, size))
+		return -EOPNOTSUPP;
+	a = cvf_area_get(cvf, gpa, size);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	s = kvzalloc(sizeof(*s), GFP_KERNEL);
+	*buf = kvzalloc(CVF_PRE_MAX, GFP_KERNEL);
+	ret = -ENOMEM;
+	if (s && *buf)
+		ret = cvf_build_pre(cvf, a, s, *buf);
+	if (s)
+		kvfree(s->host.replay);
+	kvfree(s);
+	cvf_area_put(cvf, a);
+	if (ret < 0) {
+		kvfree(*buf);
+		*buf = NULL;
+		return ret;
+	}
+	*len = ret;
+	cvf_fault(cvf, CVF_FAULT_PRE, *buf, *len);
+	return 0;
 }
 
 /* What QEMU should expect: exact once saved, else a bound from the area. */
@@ -263,14 +364,15 @@ size_t cvf_data_size(struct cvf_dev *cvf)
 
 /* The envelope, strictly: where the stream says the guest's area is. */
 static int cvf_env_parse(struct cvf_dev *cvf, const u8 *buf, size_t len,
-			 u64 *gpa, u32 *size)
+			 u16 kind, u64 *gpa, u32 *size)
 {
 	const struct cvf_env *env = (const void *)buf;
 
 	if (len < sizeof(*env) || le32_to_cpu(env->magic) != CVF_ENV_MAGIC ||
 	    le16_to_cpu(env->version) != CVF_ENV_VERSION ||
 	    compsc_crc32c(0, env, offsetof(struct cvf_env, crc32c)) !=
-	    le32_to_cpu(env->crc32c) || env->rsvd0 || env->rsvd1 ||
+	    le32_to_cpu(env->crc32c) || le16_to_cpu(env->kind) != kind ||
+	    env->rsvd1 ||
 	    len != sizeof(*env) + le32_to_cpu(env->stream_len)) {
 		dev_err(&cvf_pdev(cvf)->dev, "foreign or corrupt device state\n");
 		return -EINVAL;
@@ -280,13 +382,145 @@ static int cvf_env_parse(struct cvf_dev *cvf, const u8 *buf, size_t len,
 	return 0;
 }
 
+/* The kind of the chunk at @buf (its envelope checked later), or -EINVAL. */
+int cvf_env_kind(const u8 *buf, size_t len)
+{
+	const struct cvf_env *env = (const void *)buf;
+
+	return len < sizeof(*env) ? -EINVAL : le16_to_cpu(env->kind);
+}
+
+/* The pre-copy chunk @buf, parsed strictly into @v (pointing into it). */
+static int cvf_pre_parse(struct cvf_dev *cvf, const u8 *buf, size_t len,
+			 struct compsc_stream_view *v)
+{
+	struct compsc_ident id;
+	u32 size;
+	u64 gpa;
+	int err;
+
+	err = cvf_env_parse(cvf, buf, len, CVF_ENV_PRE, &gpa, &size);
+	if (err)
+		return err;
+	compsc_host_ident(cvf_pdev(cvf), &id);
+	err = compsc_precopy_load(buf + sizeof(struct cvf_env),
+				  len - sizeof(struct cvf_env), &id, v);
+	if (err)
+		dev_err(&cvf_pdev(cvf)->dev,
+			"pre-copy configuration refused at byte %u: %s\n",
+			v->err_offset, compsc_strerror(err));
+	return compsc_errno(err);
+}
+
+/**
+ * cvf_load_pre() - RESUMING: a complete pre-copy chunk came; the PF
+ * configures the VF with it now, while the VM still runs on the source
+ * @cvf: the device; state_mutex held
+ * @buf: envelope + stream
+ * @len: bytes
+ *
+ * Return: 0 or -errno (refused: the load fails, the source keeps its VM).
+ */
+int cvf_load_pre(struct cvf_dev *cvf, const u8 *buf, size_t len)
+{
+	struct compsc_stream_view *v;
+	int err = -EINVAL;
+
+	lockdep_assert_held(&cvf->state_mutex);
+	if (cvf->pre) {
+		dev_err(&cvf_pdev(cvf)->dev, "a second pre-copy chunk refused\n");
+		return -EINVAL;
+	}
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	cvf->pre = kvmemdup(buf, len, GFP_KERNEL);
+	if (v && cvf->pre)
+		err = cvf_pre_parse(cvf, cvf->pre, len, v);
+	else
+		err = -ENOMEM;
+	if (!err)
+		err = compsc_host_pf_apply(cvf_pdev(cvf), v, true);
+	kfree(v);
+	if (err < 0) {
+		cvf_pre_forget(cvf);
+		return err;
+	}
+	cvf->pre_len = len;
+	cvf->pre_whole = err;
+	cvf->pre_applied = true;
+	cvf->tl.pre_ns = ktime_get_ns();
+	cvf->tl.pre_bytes = len;
+	dev_info(&cvf_pdev(cvf)->dev,
+		 "pre-copy configuration applied (%zu bytes)\n", len);
+	return 0;
+}
+
+/**
+ * cvf_pre_forget() - this migration's pre-copy chunk goes; a destination
+ * VF that was configured from it and never handed over goes back to what
+ * a fresh PF holds for it (not while a reset is acted on: the reset path
+ * must not wait for the PF)
+ * @cvf: the device; state_mutex held
+ */
+void cvf_pre_forget(struct cvf_dev *cvf)
+{
+	if (cvf->pre_applied && !cvf->in_reset &&
+	    !compsc_host_pf_forget(cvf_pdev(cvf), false))
+		dev_info(&cvf_pdev(cvf)->dev,
+			 "no hand-over: the pre-copy configuration withdrawn\n");
+	cvf->pre_applied = false;
+	kvfree(cvf->pre);
+	cvf->pre = NULL;
+	cvf->pre_len = 0;
+}
+
+/*
+ * The stop-copy stream @v completed with the pre-copy configuration it
+ * names. Return: 1 (taken from pre-copy), 0 (its own) or -COMPSC_E*.
+ */
+static int cvf_pre_merge(struct cvf_dev *cvf, struct compsc_stream_view *v)
+{
+	const u8 *pre = cvf->pre ? cvf->pre + sizeof(struct cvf_env) : NULL;
+	u32 len = cvf->pre ? cvf->pre_len - sizeof(struct cvf_env) : 0;
+	struct compsc_stream_view *pv;
+	struct compsc_ident id;
+	int err;
+
+	pv = kzalloc(sizeof(*pv), GFP_KERNEL);
+	if (!pv)
+		return -COMPSC_ENOSPC;
+	compsc_host_ident(cvf_pdev(cvf), &id);
+	if (pre && compsc_precopy_load(pre, len, &id, pv))
+		pre = NULL;	/* cannot happen: it was checked on arrival */
+	err = compsc_precopy_merge(v, pre, len, pre ? pv : NULL);
+	kfree(pv);
+	return err;
+}
+
+/* Say once why a stop-copy stream was refused. */
+static void cvf_load_refused(struct cvf_dev *cvf,
+			     const struct compsc_stream_view *v, int err)
+{
+	if (err == -COMPSC_EMISMATCH)
+		dev_err(&cvf_pdev(cvf)->dev,
+			"stream does not match the guest's area\n");
+	else if (err == -COMPSC_EPRECOPY)
+		dev_err(&cvf_pdev(cvf)->dev, "stream refused: %s\n",
+			compsc_strerror(err));
+	else
+		dev_err(&cvf_pdev(cvf)->dev, "stream refused at byte %u: %s\n",
+			v->err_offset, compsc_strerror(err));
+}
+
 /*
  * Envelope, the area it names (mapped and checked in this VM's memory),
- * then the stream parsed strictly and matched against that area. @v points
- * into @buf afterwards; the caller puts the area.
+ * then the stream parsed strictly, matched against that area and
+ * completed with the pre-copy configuration it names (*@early: 1 if so).
+ * @v points into @buf (and the pre-copy chunk) afterwards; the caller puts
+ * the area.
  */
 static struct cvf_area *cvf_load_area(struct cvf_dev *cvf, const u8 *buf,
-				      size_t len, struct compsc_stream_view *v)
+				      size_t len, struct compsc_stream_view *v,
+				      int *early)
 {
 	struct compsc_ident id;
 	struct cvf_area *a;
@@ -294,7 +528,7 @@ static struct cvf_area *cvf_load_area(struct cvf_dev *cvf, const u8 *buf,
 	u64 gpa;
 	int err;
 
-	err = cvf_env_parse(cvf, buf, len, &gpa, &size);
+	err = cvf_env_parse(cvf, buf, len, CVF_ENV_STATE, &gpa, &size);
 	if (err)
 		return ERR_PTR(err);
 	a = cvf_area_get(cvf, gpa, size);
@@ -303,13 +537,11 @@ static struct cvf_area *cvf_load_area(struct cvf_dev *cvf, const u8 *buf,
 	compsc_host_ident(cvf_pdev(cvf), &id);
 	err = compsc_host_load(&a->h, buf + sizeof(struct cvf_env),
 			       len - sizeof(struct cvf_env), &id, v);
-	if (err == -COMPSC_EMISMATCH)
-		dev_err(&cvf_pdev(cvf)->dev,
-			"stream does not match the guest's area\n");
-	else if (err)
-		dev_err(&cvf_pdev(cvf)->dev, "stream refused at byte %u: %s\n",
-			v->err_offset, compsc_strerror(err));
+	*early = err ? 0 : cvf_pre_merge(cvf, v);
+	if (*early < 0)
+		err = *early;
 	if (err) {
+		cvf_load_refused(cvf, v, err);
 		cvf_area_put(cvf, a);
 		return ERR_PTR(compsc_errno(err));
 	}
@@ -332,13 +564,13 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 {
 	struct compsc_stream_view *v;
 	struct cvf_area *a;
-	int err;
+	int err, early;
 
 	lockdep_assert_held(&cvf->state_mutex);
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return -ENOMEM;
-	a = cvf_load_area(cvf, buf, len, v);
+	a = cvf_load_area(cvf, buf, len, v, &early);
 	err = PTR_ERR_OR_ZERO(a);
 	if (!err) {
 		cvf_area_put(cvf, a);
@@ -363,16 +595,19 @@ int cvf_give(struct cvf_dev *cvf)
 	struct compsc_area_ctl *ctl;
 	bool host_cfg, whole;
 	struct cvf_area *a;
-	int err;
+	int err, early;
 
-	a = cvf_load_area(cvf, cvf->loaded, cvf->loaded_len, &cvf->view);
+	a = cvf_load_area(cvf, cvf->loaded, cvf->loaded_len, &cvf->view,
+			  &early);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	/* 1: the PF holds the VF's whole state, the host may configure it */
-	err = compsc_host_pf_apply(cvf_pdev(cvf), &cvf->view, true);
+	err = early && cvf->pre_applied ? cvf->pre_whole :
+	      compsc_host_pf_apply(cvf_pdev(cvf), &cvf->view, true);
 	if (err < 0)
 		goto out;
 	whole = err > 0;
+	cvf->tl.config_early = early && cvf->pre_applied;
 	err = cvf_bar_get(cvf);	/* the kick below raises the VF's interrupts */
 	if (err)
 		goto out;
@@ -384,9 +619,12 @@ int cvf_give(struct cvf_dev *cvf)
 	compsc_writer_release(ctl);
 	compsc_host_kick(&cvf->dev, true);
 	cvf_bar_put(cvf);
-	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest (%s)\n",
-		 host_cfg ? "configured by the host" : "guest restores its configuration");
+	cvf->tl.give_ns = ktime_get_ns();
+	dev_info(&cvf_pdev(cvf)->dev, "device handed to the guest (%s%s)\n",
+		 host_cfg ? "configured by the host" : "guest restores its configuration",
+		 cvf->tl.config_early ? ", from pre-copy" : "");
 	cvf->ctx &= ~COMPSC_MIG_C_LOADED;
+	cvf->pre_applied = false;	/* the guest's now: keep it */
 	err = 0;
 out:
 	cvf_area_put(cvf, a);

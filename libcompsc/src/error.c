@@ -59,6 +59,7 @@ static const struct compsc_err_desc compsc_errs[COMPSC_E_MAX] = {
 	[COMPSC_EREPLAY_CORRUPT] = { "replay log: checksum mismatch (corrupt)", EBADMSG },
 	[COMPSC_EQSTOP]		= { "device queues did not stop in time; device stays with the guest", ETIME },
 	[COMPSC_EUNLOGGED]	= { "DMA log: the device writes outside its ranges", EOPNOTSUPP },
+	[COMPSC_EPRECOPY]	= { "stream: relies on a pre-copy configuration this host does not hold", EINVAL },
 	[COMPSC_EREFUSED]	= { "the PF refused the shared area (no CompSC host): running stock", EOPNOTSUPP },
 };
 

@@ -7,6 +7,7 @@
  */
 #include <compsc/compsc.h>
 #include <compsc/host.h>
+#include <compsc/precopy.h>
 
 #define COMPSC_HOST_NONE	((u32)-1)
 
@@ -386,7 +387,8 @@ COMPSC_EXPORT(compsc_host_replay_bytes);
  * @d: the device, queues stopped
  * @id: the source VF's identity
  * @s: workspace; the caller sets @s->pf, @s->stats and @s->replay
- *	(compsc_host_replay_bytes() bytes, 8-byte aligned)
+ *	(compsc_host_replay_bytes() bytes, 8-byte aligned), and @s->pre
+ *	after a pre-copy stream
  * @out: the stream
  * @cap: room in @out (COMPSC_HOST_STREAM_MAX always suffices)
  *
@@ -415,21 +417,65 @@ int compsc_host_save(const struct compsc_host_area *a,
 	if (l->nr_ctrs)
 		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, s->ctrs,
 				  l->nr_ctrs * sizeof(s->ctrs[0]));
-	if (s->driver_bytes)
-		compsc_stream_add(&w, COMPSC_REC_DRIVER, mand, s->replay,
-				  s->driver_bytes);
-	if (s->pf)
-		compsc_stream_add(&w, COMPSC_REC_PF_VF, mand, s->pf,
-				  sizeof(*s->pf));
-	if (s->pf && s->pf_ext)
-		compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT, mand, s->pf_ext,
-				  compsc_pf_vf_xlen(s->pf_ext));
+	/* the configuration, or that it is the pre-copy stream's */
+	ret = compsc_precopy_add(&w, s, id);
+	s->config_sent = ret == 1;
 	if (s->stats)
 		compsc_stream_add(&w, COMPSC_REC_HOST_COUNTERS, mand, s->stats,
 				  s->nr_stats * sizeof(*s->stats));
 	return compsc_stream_end(&w);	/* reports the first error */
 }
 COMPSC_EXPORT(compsc_host_save);
+
+/* Tries at a copy of the live log that two reads agree on. */
+#define COMPSC_HOST_LIVE_TRIES	3
+
+/*
+ * The replay log of a guest that runs and may rewrite it meanwhile: a
+ * copy is checked and packed, and kept only if the log still reads the
+ * same afterwards (a write in progress shows as a failed check or a
+ * difference). A log that never holds still for two reads is left for
+ * the stop-copy stream, read with the device held: pre-copy data is an
+ * early copy, never the last word (compsc/precopy.h).
+ */
+static int compsc_host_pack_replay_live(const struct compsc_host_area *a,
+					u8 *out, u8 *scratch)
+{
+	const void *live = compsc_host_sec(a->va, a->hdr.replay_off);
+	u32 room = le32_to_cpu(a->hdr.replay_len), i;
+	int ret;
+
+	for (i = 0; i < COMPSC_HOST_LIVE_TRIES; i++) {
+		ret = compsc_host_pack_replay(a, out, scratch);
+		if (ret >= 0 && !memcmp(scratch, live, room))
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * compsc_host_save_config() - the pre-copy stream, with the guest running
+ * @a: the checked area (not held; NULL: no replay log to read)
+ * @id: the source VF's identity
+ * @s: workspace as for compsc_host_save(); @s->pf set by the caller
+ * @out: the stream
+ * @cap: room in @out (COMPSC_PRECOPY_MAX always suffices)
+ *
+ * Return: the stream's length or -COMPSC_E*.
+ */
+int compsc_host_save_config(const struct compsc_host_area *a,
+			    const struct compsc_ident *id,
+			    struct compsc_host_save *s, void *out, u32 cap)
+{
+	int ret = 0;
+
+	if (a)
+		ret = compsc_host_pack_replay_live(a, s->replay,
+						   s->replay + compsc_host_replay_room(a));
+	s->driver_bytes = (u32)ret;
+	return compsc_precopy_build(s, id, out, cap);
+}
+COMPSC_EXPORT(compsc_host_save_config);
 
 /**
  * compsc_host_save_bound() - what compsc_host_save() may produce for @a

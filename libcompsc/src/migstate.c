@@ -5,10 +5,13 @@
  * that offers STOP_COPY, P2P and PRE_COPY; the actions say what each arc
  * means for the CompSC protocol. Callers own every side effect.
  *
- * PRE_COPY carries no device data (the whole state is a few hundred bytes
- * and only exists once the device is taken); it is offered so that the
- * host hears from the migration while the guest's vCPUs still run, and
- * can take the device then (compsc_mig_size_query()).
+ * PRE_COPY carries the VF's configuration (compsc/precopy.h: the PF's
+ * state for the VF and the guest's replay log), which exists while the
+ * guest runs, so that the destination configures its VF before the
+ * switch-over; the rest of the state only exists once the device is
+ * taken. PRE_COPY also lets the host hear from the migration while the
+ * guest's vCPUs still run, and take the device then
+ * (compsc_mig_size_query()).
  */
 #include "compsc/migstate.h"
 
@@ -64,7 +67,8 @@ static u32 compsc_mig_to_running(u32 ctx)
 static u32 compsc_mig_precopy_arc(u32 from, u32 to, u32 ctx)
 {
 	if (!compsc_mig_is_precopy(from))	/* RUNNING{,_P2P} -> PRE_COPY* */
-		return COMPSC_MIG_A_SAVE_OPEN;
+		return COMPSC_MIG_A_SAVE_OPEN |
+		       (ctx & COMPSC_MIG_C_AREA ? COMPSC_MIG_A_SAVE_PRE : 0);
 	if (to == COMPSC_MIG_RUNNING)		/* cancelled while running */
 		return COMPSC_MIG_A_SAVE_END | compsc_mig_to_running(ctx);
 	if (to == COMPSC_MIG_RUNNING_P2P)

@@ -89,6 +89,8 @@ static int compsc_rec_size_ok(u16 type, u32 len)
 		return len % sizeof(struct compsc_rec_counter) == 0;
 	case COMPSC_REC_PF_VF:
 		return len == sizeof(struct compsc_pf_vf_state);
+	case COMPSC_REC_PRECOPY:
+		return len == sizeof(struct compsc_rec_precopy);
 	case COMPSC_REC_PF_VF_EXT:
 		return len >= sizeof(struct compsc_pf_vf_ext) &&
 		       (len - sizeof(struct compsc_pf_vf_ext)) %

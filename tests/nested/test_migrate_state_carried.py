@@ -36,10 +36,14 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
         res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
         t1 = time.time()
         assert res["status"] == "completed", res
-        # taken in PRE_COPY, while the guest's vCPUs still ran
-        assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
+        # taken in PRE_COPY, while the guest's vCPUs still ran; the
+        # destination VF configured from the pre-copy chunk before that
+        log = l1.sh("dmesg").out[mark:]
+        assert "device taken on the size query" in log
+        assert "pre-copy configuration applied" in log, log[-3000:]
         bdfs = (l1.vf0, l1.vf1) if left_vf == 0 else (l1.vf1, l1.vf0)
         _check_devices(l1, seen, *bdfs)
+        print(f"nested: {src}->{dst}: source timeline {_timeline(l1, bdfs[0])}")
         # the source host goes away: its VF no longer owns the guest's MAC
         l1.sh(f"ip link set {PF} vf {left_vf} mac 02:00:00:00:00:9{left_vf}")
         # (the first line on the destination may have been read on the source)
@@ -60,6 +64,17 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
     assert quiet < 4, f"replies stopped after the restore ({quiet:.1f} s):\n" + \
         l1.l2_log(dst_name)[-2000:]
     return res, after
+
+
+def _timeline(l1, bdf):
+    """compsc_vfio's record of the last migration of @bdf here: chunk
+    sizes, and ms from the take to the vCPUs' stop."""
+    out = l1.sh(f"cat /sys/kernel/debug/compsc_vfio/{bdf}/timeline").out
+    kv = dict(line.split("=", 1) for line in out.split() if "=" in line)
+    taken = (int(kv["stop_ns"]) - int(kv["take_ns"])) / 1e6
+    return (f"pre-copy {kv['pre_bytes']} B, stop-copy {kv['stop_bytes']} B"
+            f" (configuration resent {kv['config_resent']}),"
+            f" taken {taken:.1f} ms before the vCPUs stopped")
 
 
 def _quiet(trace, since, until):

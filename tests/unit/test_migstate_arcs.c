@@ -47,11 +47,15 @@ int main(void)
 		 COMPSC_MIG_A_SAVE_END);
 
 	/*
-	 * source with PRE_COPY: an empty save fd while the guest runs, the
+	 * source with PRE_COPY: the configuration in the save fd while the
+	 * guest runs, the
 	 * take on the size query (vCPUs running), again at PRE_COPY_P2P if
 	 * that failed, then the stream into the same fd
 	 */
 	CHECK_EQ(act(COMPSC_MIG_RUNNING, COMPSC_MIG_PRE_COPY, C_AREA),
+		 COMPSC_MIG_A_SAVE_OPEN | COMPSC_MIG_A_SAVE_PRE);
+	/* no area, no guest configuration to send early */
+	CHECK_EQ(act(COMPSC_MIG_RUNNING, COMPSC_MIG_PRE_COPY, 0),
 		 COMPSC_MIG_A_SAVE_OPEN);
 	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_PRE_COPY, C_AREA),
 		 COMPSC_MIG_A_TAKE);
@@ -90,6 +94,9 @@ int main(void)
 		 COMPSC_MIG_A_SAVE_FAIL);
 	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_PRE_COPY_P2P, C_HELD),
 		 COMPSC_MIG_A_SAVE_OPEN);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_PRE_COPY_P2P,
+		     C_AREA | C_HELD),
+		 COMPSC_MIG_A_SAVE_OPEN | COMPSC_MIG_A_SAVE_PRE);
 	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_PRE_COPY, C_HELD), 0);
 	CHECK_EQ(compsc_mig_arc(COMPSC_MIG_PRE_COPY, COMPSC_MIG_STOP_COPY,
 				C_HELD, &a), -COMPSC_EINVAL);

@@ -32,6 +32,7 @@ const char *cli_rec_name(u16 type)
 		[COMPSC_REC_DRIVER] = "DRIVER",
 		[COMPSC_REC_HOST_COUNTERS] = "HOST_COUNTERS",
 		[COMPSC_REC_PF_VF_EXT] = "PF_VF_EXT",
+		[COMPSC_REC_PRECOPY] = "PRECOPY",
 	};
 
 	return type < COMPSC_REC_NR_KNOWN ? names[type] : "UNKNOWN";

@@ -216,7 +216,14 @@ compsc_static_assert(sizeof(struct compsc_stream_hdr) == 32, "stream hdr");
  * PFs that hold more (ixgbe). Optional: a stream without it still loads.
  */
 #define COMPSC_REC_PF_VF_EXT	6
-#define COMPSC_REC_NR_KNOWN	7
+/*
+ * struct compsc_rec_precopy: this stream is a stop-copy stream whose
+ * configuration records (PF_VF, PF_VF_EXT, DRIVER) did not change since
+ * the pre-copy stream it names, which carried them; it carries none of
+ * them itself (compsc/precopy.h has the rules).
+ */
+#define COMPSC_REC_PRECOPY	7
+#define COMPSC_REC_NR_KNOWN	8
 
 #define COMPSC_REC_F_MANDATORY	(1u << 0) /* refuse the stream if unknown */
 
@@ -254,6 +261,13 @@ struct compsc_rec_counter {
 	__le64 total;		/* 64-bit total the guest had published */
 };
 compsc_static_assert(sizeof(struct compsc_rec_counter) == 24, "rec ctr");
+
+/* The pre-copy stream a stop-copy stream relies on, byte for byte. */
+struct compsc_rec_precopy {
+	__le32 len;		/* its total_len */
+	__le32 crc32c;		/* CRC32C of all its bytes */
+};
+compsc_static_assert(sizeof(struct compsc_rec_precopy) == 8, "rec precopy");
 
 /* VF-in-PF state: what the PF holds for one VF. */
 #define COMPSC_PF_MAX_VLANS	32

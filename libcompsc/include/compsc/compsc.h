@@ -66,6 +66,8 @@ enum {
 	COMPSC_EUNLOGGED,	/* the VF writes where the DMA log does not track */
 	/* guest side */
 	COMPSC_EREFUSED,	/* the PF refused the area (a stock PF): run stock */
+	/* host side, continued */
+	COMPSC_EPRECOPY,	/* stream relies on a pre-copy stream not held here */
 	COMPSC_E_MAX
 };
 

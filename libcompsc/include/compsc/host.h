@@ -139,6 +139,10 @@ struct compsc_host_dev {
  * @replay: compsc_host_replay_bytes() bytes, 8-byte aligned: the packed
  *	log and a scratch copy
  * @driver_bytes: out: the packed replay log's length (0: none)
+ * @pre: the pre-copy stream this migration already sent (NULL: none);
+ *	its configuration is left out if unchanged (compsc/precopy.h)
+ * @pre_len: its length
+ * @config_sent: out: the stream carries the configuration records
  */
 struct compsc_host_save {
 	struct compsc_rec_reg regs[COMPSC_MAX_REGS];
@@ -149,6 +153,9 @@ struct compsc_host_save {
 	u32 nr_stats;
 	u8 *replay;
 	u32 driver_bytes;
+	const void *pre;
+	u32 pre_len;
+	u32 config_sent;
 };
 
 /* The longest stream compsc_host_save() can build. */
@@ -200,6 +207,9 @@ int compsc_host_save(const struct compsc_host_area *a,
 		     const struct compsc_host_dev *d,
 		     const struct compsc_ident *id, struct compsc_host_save *s,
 		     void *out, u32 cap);
+int compsc_host_save_config(const struct compsc_host_area *a,
+			    const struct compsc_ident *id,
+			    struct compsc_host_save *s, void *out, u32 cap);
 u32 compsc_host_save_bound(const struct compsc_host_area *a, u32 nr_stats);
 u32 compsc_host_replay_bytes(const struct compsc_host_area *a);
 

@@ -42,6 +42,7 @@
 /* What the arc does (compsc_mig_arc() *@actions), in this order. */
 #define COMPSC_MIG_A_TAKE	(1u << 0) /* acquire (bounded), stop queues */
 #define COMPSC_MIG_A_SAVE_OPEN	(1u << 7) /* open the save fd, empty for now */
+#define COMPSC_MIG_A_SAVE_PRE	(1u << 10) /* the configuration into it as pre-copy data */
 #define COMPSC_MIG_A_SAVE	(1u << 1) /* build the stream into the save fd */
 #define COMPSC_MIG_A_SAVE_FAIL	(1u << 8) /* nothing held: every read fails */
 #define COMPSC_MIG_A_SAVE_END	(1u << 2) /* close the save fd */
