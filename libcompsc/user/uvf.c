@@ -75,6 +75,7 @@ int compsc_uvf_init(struct compsc_uvf *vf, void *mem, u32 len, u64 iova,
 	vf->priv = priv;
 	vf->env = *env;
 	vf->wait_ns = wait_ns;
+	vf->nr_regs = d->nr_regs;
 	return 0;
 }
 
@@ -175,4 +176,28 @@ int compsc_uvf_enter(struct compsc_uvf *vf)
 void compsc_uvf_leave(struct compsc_uvf *vf)
 {
 	compsc_read_leave(&vf->reader);
+}
+
+int compsc_uvf_saved(struct compsc_uvf *vf, u32 i, u32 *val)
+{
+	if (!vf || !vf->area || i >= vf->nr_regs || !val)
+		return -COMPSC_EINVAL;
+	*val = (u32)le64_to_cpu(READ_ONCE(compsc_area_saved(vf->area)[i]));
+	return 0;
+}
+
+/* Stable inside the read side: the host writes the flags only while it holds the device. */
+static u32 __compsc_uvf_flags(const struct compsc_uvf *vf)
+{
+	return le32_to_cpu(READ_ONCE(vf->reader.ctl->flags));
+}
+
+int compsc_uvf_host_configured(const struct compsc_uvf *vf)
+{
+	return !!(__compsc_uvf_flags(vf) & COMPSC_F_HOST_CONFIGURED);
+}
+
+int compsc_uvf_mem_copied(const struct compsc_uvf *vf)
+{
+	return !!(__compsc_uvf_flags(vf) & COMPSC_F_MEM_COPIED);
 }
