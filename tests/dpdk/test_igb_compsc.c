@@ -11,7 +11,8 @@
  * or after a migration the PMD cannot restore (the host did not configure
  * the new PF); after one it can, the first burst runs the port's restore
  * once with the heads the host saved and the port passes traffic again;
- * the control path waits its bound; close withdraws the area and frees it.
+ * the counters' values the host saved are handed out once; the control
+ * path waits its bound; close withdraws the area and frees it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -161,6 +162,8 @@ test_registered(void)
 	CHECK(pf.gpa == mz->iova && pf.gpa == (uintptr_t)mz->addr);
 	CHECK(compsc_area_check(mz->addr, pf.size) == 0);
 	CHECK(le16_to_cpu(((struct compsc_area_hdr *)mz->addr)->reg_count) == 4);
+	CHECK(le16_to_cpu(((struct compsc_area_hdr *)mz->addr)->counter_count) ==
+	      IGB_COMPSC_NR_CTRS);
 	igb_compsc_set_bursts(cs, fake_rx, fake_tx);
 	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 1);
 	CHECK(igb_compsc_tx(cs, NULL, pkts, 8) == 8 && tx_calls == 1);
@@ -201,6 +204,9 @@ host_migrate(struct fake_pf *pf, const uint32_t *heads, u32 flags)
 	for (i = 0; i < 2 * IGB_COMPSC_QUEUES; i++)
 		compsc_area_saved(a)[i] = cpu_to_le64(heads[i]);
 	ctl->flags = cpu_to_le32(flags);
+	/* the good-packets-in counter, as the host saves it at the take */
+	compsc_area_counters(a)[IGB_COMPSC_GPRC].hw_final = cpu_to_le32(heads[0] + 1000);
+	compsc_area_counters(a)[IGB_COMPSC_GPRC].flags = COMPSC_CTR_F_SAVED;
 	compsc_writer_release(ctl);
 }
 
@@ -255,6 +261,16 @@ test_migrated_restored(void)
 	host_migrate(&pf, h1, COMPSC_F_HOST_CONFIGURED);
 	CHECK(igb_compsc_tx(cs, NULL, pkts, 4) == 4);
 	CHECK(restore_calls == 1 && !memcmp(restore_heads, h1, sizeof(h1)));
+	/* the counter's saved value, once */
+	{
+		uint32_t v = 0;
+
+		CHECK(igb_compsc_ctr_final(cs, IGB_COMPSC_GPRC, &v) == 1 &&
+		      v == h1[0] + 1000);
+		CHECK(igb_compsc_ctr_final(cs, IGB_COMPSC_GPRC, &v) == 0);
+		CHECK(igb_compsc_ctr_final(cs, IGB_COMPSC_GPTC, &v) == 0);
+		CHECK(igb_compsc_ctr_final(cs, IGB_COMPSC_NR_CTRS, &v) < 0);
+	}
 	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 1);
 	CHECK(restore_calls == 1);
 	host_migrate(&pf, h2, COMPSC_F_HOST_CONFIGURED);

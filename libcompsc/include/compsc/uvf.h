@@ -42,6 +42,8 @@ struct compsc_uvf_ops {
 struct compsc_uvf_desc {
 	const u32 *regs;	/* BAR 0 offsets of 32-bit plain registers */
 	u32 nr_regs;
+	const u32 *ctrs;	/* BAR 0 offsets of 32-bit read-only counters */
+	u32 nr_ctrs;
 	u32 replay_recs;	/* replay log capacity in records */
 	u32 nr_slots;		/* data-path slots: one per polling thread */
 };
@@ -52,6 +54,7 @@ struct compsc_uvf {
 	u32 size;			/* bytes registered */
 	u32 registered;			/* the PF accepted the area */
 	u32 nr_regs;			/* entries in the register list */
+	u32 nr_ctrs;			/* entries in the counter list */
 	struct compsc_reader reader;
 	struct compsc_replay log;
 	const struct compsc_uvf_ops *ops;
@@ -132,6 +135,14 @@ int compsc_uvf_saved(struct compsc_uvf *vf, u32 i, u32 *val);
  * (COMPSC_F_HOST_CONFIGURED): the restore needs no mailbox message.
  */
 int compsc_uvf_host_configured(const struct compsc_uvf *vf);
+/*
+ * compsc_uvf_ctr_final() - restore op: the raw value counter @i
+ * (compsc_uvf_desc.ctrs[i]) had when the host took the device, into
+ * *@final. 1: saved, and consumed (never absorb it twice); 0: the host did
+ * not save it (what the old device counted since the driver's last read
+ * is lost); -COMPSC_EINVAL: no such counter.
+ */
+int compsc_uvf_ctr_final(struct compsc_uvf *vf, u32 i, u32 *final);
 /* compsc_uvf_mem_copied() - 1 when guest memory came from another host (COMPSC_F_MEM_COPIED). */
 int compsc_uvf_mem_copied(const struct compsc_uvf *vf);
 
