@@ -737,6 +737,11 @@ class VM:
             f.write(extra)
         return out
 
+    # TCG's default CPU (qemu64) stops at SSE3; DPDK's x86 baseline is
+    # SSE4.2 (testpmd dies on an SSE4.1 instruction without it), which
+    # every host an 82576 sits in has. A subclass may set None: QEMU's default.
+    CPU: Optional[str] = "qemu64,+ssse3,+sse4.1,+sse4.2,+popcnt"
+
     def qemu_argv(self, mem: int, smp: int, append: str, initrd: Path,
                   tap: Optional[str], interactive: bool) -> list[str]:
         """The full QEMU command line (also used by make vm-shell)."""
@@ -755,6 +760,8 @@ class VM:
             "-device", "virtserialport,bus=vser0.0,chardev=ctl,name=compsc.ctl",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
         ]
+        if self.CPU:
+            argv += ["-cpu", self.CPU]
         if interactive:
             argv += ["-serial", "mon:stdio"]
         else:

@@ -23,6 +23,7 @@ from compscvm import VF, VM
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
 LOG = "/tmp/testpmd.log"
+PIDF = "/tmp/testpmd.pid"
 # One restore line per migration (igb_compsc.c, PMD log type
 # pmd.net.e1000.init at INFO).
 RESTORE_RE = re.compile(r"port (\d+): CompSC restore (\d+): rx shift (\d+), "
@@ -63,8 +64,13 @@ class TestPmd:
                "--log-level=pmd.net.e1000.init:info -- "
                "--forward-mode=icmpecho --stats-period=1 "
                "--total-num-mbufs=2048 --rxd=256 --txd=256")
-        r = vm.run(f"setsid {cmd} > {LOG} 2>&1 < /dev/null & echo $!")
-        tp = cls(vm, vf, int(r.out.split()[-1]))
+        # In the background of the agent's command, which returns at once;
+        # the agent kills a command's process group only on its timeout.
+        vm.run(f"rm -f {PIDF}; sh -c 'echo $$ > {PIDF}; exec {cmd}' "
+               f"> {LOG} 2>&1 < /dev/null &")
+        pid = vm.run(f"for i in $(seq 50); do test -s {PIDF} && break; "
+                     f"sleep 0.1; done; cat {PIDF}").out.strip()
+        tp = cls(vm, vf, int(pid))
         tp.wait_for("NIC statistics for port 0", timeout)
         return tp
 
@@ -81,7 +87,9 @@ class TestPmd:
             if text in out:
                 return out
             if not self.alive():
-                raise AssertionError(f"testpmd exited:\n{out[-3000:]}")
+                dmesg = self.vm.run("dmesg | tail -20", check=False).out
+                raise AssertionError(f"testpmd exited:\n{out[-3000:]}\n"
+                                     f"guest kernel log:\n{dmesg}")
             if time.time() > deadline:
                 raise AssertionError(f"testpmd: no '{text}' after {timeout} s:"
                                      f"\n{out[-3000:]}")
