@@ -5,9 +5,10 @@ from dpdkvm import TestPmd, require_testpmd
 
 ROUNDS = 3
 PINGS = 20
-# 84-byte echo request/reply (64 ICMP + 20 IP) + 14 Ethernet; the VF's
-# octet counters count without the FCS, as for the kernel igbvf.
-FRAME = 98
+# 84-byte echo request/reply (64 ICMP + 20 IP) + 14 Ethernet + the 4-byte
+# FCS: the PMD reports the VF's octet counters as they are (the kernel
+# igbvf's netdev counts 98, without the FCS).
+FRAME = 102
 
 
 def test_dpdk_counters(vm, compsc_vfs, peer, measure):
