@@ -131,6 +131,25 @@ $(BENCH_WARN_KO): $(KSTAMP) $(wildcard $(TOP)/tests/kmod/bench_warn/*)
 	rsync -a --delete $(KBUILD_JUNK) $(TOP)/tests/kmod/bench_warn/ $(@D)/
 	$(MAKE) -C $(KDIR) M=$(@D) modules
 
+# ---------------------------------------------------------------- DPDK in the guest
+# vfio.ko with no-IOMMU mode (hypervisor-glue/vfio-core/Kbuild,
+# COMPSC_VFIO_NOIOMMU): DPDK in the bench guest drives a VF through
+# vfio-pci, and the bench VM has no IOMMU. Always built (a minute of
+# kernel build at most); in the image as /lib/compsc/kmod/vfio-noiommu/vfio.ko.
+VFIO_NOIOMMU_KO := $(KMOD)/vfio-noiommu/vfio.ko
+VFIO_CORE_SRC   := $(TOP)/hypervisor-glue/vfio-core
+$(VFIO_NOIOMMU_KO): $(KSTAMP) $(wildcard $(VFIO_CORE_SRC)/*)
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp $(VFIO_CORE_SRC)/Kbuild $(@D)/
+	$(call vfio_core_sources,$(@D))
+	$(MAKE) -C $(KDIR) M=$(@D) COMPSC_VFIO_NOIOMMU=y modules
+	$(VFIO_CORE_SRC)/check-crcs.sh $(KDIR)/Module.symvers $(@D)/Module.symvers || \
+		{ rm -f $@; exit 1; }
+# testpmd goes into the image only once `make dpdk` built it (it is not part
+# of `make test`); the DPDK tests skip without it and say so.
+DPDK_TESTPMD := $(BUILD)/dpdk/build/app/dpdk-testpmd
+DPDK_IN_IMAGE := $(wildcard $(DPDK_TESTPMD))
+
 # ---------------------------------------------------------------- the VM image
 $(AGENT): $(BENCH)/guest/agent.c
 	@mkdir -p $(@D)
@@ -146,12 +165,15 @@ $(VMLINUZ): $(KSTAMP)
 # DKMS builds in.
 LIBCOMPSC := $(VMDIR)/lib-compsc
 $(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh $(BUILD)/compsc \
+	   $(VFIO_NOIOMMU_KO) $(DPDK_IN_IMAGE) \
 	   $(wildcard $(BENCH)/guest/*) $(if $(wildcard $(LIBCOMPSC)),,FORCE)
 	@mkdir -p $(VMDIR)
 	set -e; x=$(LIBCOMPSC).new; rm -rf $$x; \
 	$(foreach d,$(BENCH_DRIVERS),install -D -m 0644 $(call bd_ko,$d) \
 		$$x/drivers/$(call bd_name,$d)/$(call bd_driver,$d).ko;) \
 	$(foreach k,$(KMOD_KOS) $(SHADOW_KO),install -D -m 0644 $k $$x/kmod/$(notdir $k);) \
+	install -D -m 0644 $(VFIO_NOIOMMU_KO) $$x/kmod/vfio-noiommu/vfio.ko; \
+	DPDK_APPS="$(DPDK_IN_IMAGE)" \
 	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $$x $(BUILD)/compsc; \
 	rm -rf $(LIBCOMPSC); mv $$x $(LIBCOMPSC)
 

@@ -15,7 +15,7 @@ static int __compsc_uvf_req(const struct compsc_uvf_desc *d,
 	req->nr_cpus = d->nr_slots < COMPSC_MAX_SLOTS - 1 ?
 		       d->nr_slots : COMPSC_MAX_SLOTS - 1;
 	req->reg_max = d->nr_regs;
-	req->counter_max = 0;
+	req->counter_max = d->nr_ctrs;
 	req->replay_recs = d->replay_recs;
 	return 0;
 }
@@ -43,6 +43,11 @@ static int __compsc_uvf_layout(struct compsc_uvf *vf, void *mem, u32 len,
 	for (i = 0; !err && i < d->nr_regs; i++)
 		err = compsc_area_add_reg(mem, 0, d->regs[i], 4,
 					  COMPSC_REG_PLAIN);
+	for (i = 0; !err && i < d->nr_ctrs; i++) {
+		err = compsc_area_add_counter(mem, 0, d->ctrs[i],
+					      COMPSC_REG_COUNTER_RO);
+		err = err < 0 ? err : 0;
+	}
 	if (!err)
 		err = compsc_reader_init(&vf->reader, mem);
 	/* no opsets yet: the PMD records single messages */
@@ -75,6 +80,8 @@ int compsc_uvf_init(struct compsc_uvf *vf, void *mem, u32 len, u64 iova,
 	vf->priv = priv;
 	vf->env = *env;
 	vf->wait_ns = wait_ns;
+	vf->nr_regs = d->nr_regs;
+	vf->nr_ctrs = d->nr_ctrs;
 	return 0;
 }
 
@@ -175,4 +182,43 @@ int compsc_uvf_enter(struct compsc_uvf *vf)
 void compsc_uvf_leave(struct compsc_uvf *vf)
 {
 	compsc_read_leave(&vf->reader);
+}
+
+int compsc_uvf_saved(struct compsc_uvf *vf, u32 i, u32 *val)
+{
+	if (!vf || !vf->area || i >= vf->nr_regs || !val)
+		return -COMPSC_EINVAL;
+	*val = (u32)le64_to_cpu(READ_ONCE(compsc_area_saved(vf->area)[i]));
+	return 0;
+}
+
+/* Stable inside the read side: the host writes the flags only while it holds the device. */
+static u32 __compsc_uvf_flags(const struct compsc_uvf *vf)
+{
+	return le32_to_cpu(READ_ONCE(vf->reader.ctl->flags));
+}
+
+int compsc_uvf_host_configured(const struct compsc_uvf *vf)
+{
+	return !!(__compsc_uvf_flags(vf) & COMPSC_F_HOST_CONFIGURED);
+}
+
+int compsc_uvf_mem_copied(const struct compsc_uvf *vf)
+{
+	return !!(__compsc_uvf_flags(vf) & COMPSC_F_MEM_COPIED);
+}
+
+int compsc_uvf_ctr_final(struct compsc_uvf *vf, u32 i, u32 *final)
+{
+	struct compsc_counter_desc *c;
+
+	if (!vf || !vf->area || i >= vf->nr_ctrs || !final)
+		return -COMPSC_EINVAL;
+	c = &compsc_area_counters(vf->area)[i];
+	if (!(READ_ONCE(c->flags) & COMPSC_CTR_F_SAVED))
+		return 0;
+	*final = le32_to_cpu(READ_ONCE(c->hw_final));
+	/* the host writes it only while it holds the device: not now */
+	WRITE_ONCE(c->flags, c->flags & ~COMPSC_CTR_F_SAVED);
+	return 1;
 }

@@ -8,11 +8,16 @@
  * Checks: a refusing PF leaves the port stock with nothing allocated; an
  * accepting PF gets a valid area; bursts run inside the read side, return
  * nothing without calling the stock burst while the host holds the device
- * or after a migration the PMD cannot restore yet; the control path waits
- * its bound; close withdraws the area and frees it.
+ * or after a migration the PMD cannot restore (the host did not configure
+ * the new PF); after one it can, the first burst runs the port's restore
+ * once with the heads the host saved and the port passes traffic again;
+ * the counters' values the host saved are handed out once; the control
+ * path waits its bound; close withdraws the area and frees it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_eal.h>
 #include <rte_memzone.h>
@@ -70,6 +75,28 @@ fake_tx(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return n;
 }
 
+/* The port's restore: what it was given, and what it answers */
+static int restore_calls, restore_ret;
+static uint32_t restore_heads[2 * IGB_COMPSC_QUEUES];
+
+static int
+fake_restore(void *dev, const uint32_t *rx_head, const uint32_t *tx_head)
+{
+	(void)dev;
+	restore_calls++;
+	memcpy(restore_heads, rx_head, IGB_COMPSC_QUEUES * sizeof(*rx_head));
+	memcpy(restore_heads + IGB_COMPSC_QUEUES, tx_head,
+	       IGB_COMPSC_QUEUES * sizeof(*tx_head));
+	return restore_ret;
+}
+
+static struct igb_compsc *
+create(uint16_t port, struct fake_pf *pf)
+{
+	return igb_compsc_create(port, SOCKET_ID_ANY, pf, fake_send, NULL,
+				 fake_restore);
+}
+
 static u64
 env_now(void *ctx)
 {
@@ -113,7 +140,7 @@ test_refused(void)
 {
 	struct fake_pf pf = { .refuse = 1 };
 
-	CHECK(igb_compsc_create(7, SOCKET_ID_ANY, &pf, fake_send) == NULL);
+	CHECK(create(7, &pf) == NULL);
 	CHECK(pf.sends == 1);
 	CHECK(rte_memzone_lookup("igbvf_compsc_7") == NULL);
 }
@@ -122,8 +149,7 @@ static void
 test_registered(void)
 {
 	struct fake_pf pf = { 0 };
-	struct igb_compsc *cs = igb_compsc_create(1, SOCKET_ID_ANY, &pf,
-						  fake_send);
+	struct igb_compsc *cs = create(1, &pf);
 	const struct rte_memzone *mz = rte_memzone_lookup("igbvf_compsc_1");
 	struct rte_mbuf *pkts[32];
 	struct compsc_area_ctl *ctl;
@@ -136,6 +162,8 @@ test_registered(void)
 	CHECK(pf.gpa == mz->iova && pf.gpa == (uintptr_t)mz->addr);
 	CHECK(compsc_area_check(mz->addr, pf.size) == 0);
 	CHECK(le16_to_cpu(((struct compsc_area_hdr *)mz->addr)->reg_count) == 4);
+	CHECK(le16_to_cpu(((struct compsc_area_hdr *)mz->addr)->counter_count) ==
+	      IGB_COMPSC_NR_CTRS);
 	igb_compsc_set_bursts(cs, fake_rx, fake_tx);
 	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 1);
 	CHECK(igb_compsc_tx(cs, NULL, pkts, 8) == 8 && tx_calls == 1);
@@ -159,15 +187,37 @@ test_registered(void)
 	CHECK(rte_memzone_lookup("igbvf_compsc_1") == NULL);
 }
 
-/* No restore yet: a migrated port stays quiet, and keeps its area. */
+/*
+ * A host hand-back as the stand-in does it: take, save the ring heads
+ * @heads (RDH0, RDH1, TDH0, TDH1), flags @flags, release with a new version.
+ */
 static void
-test_migrated_without_restore(void)
+host_migrate(struct fake_pf *pf, const uint32_t *heads, u32 flags)
 {
-	struct fake_pf pf = { 0 };
-	struct igb_compsc *cs = igb_compsc_create(2, SOCKET_ID_ANY, &pf,
-						  fake_send);
-	struct rte_mbuf *pkts[32];
+	struct compsc_area_hdr *a = (void *)(uintptr_t)pf->gpa;
 	struct compsc_area_ctl *ctl;
+	struct compsc_slot *slots;
+	u32 n, i;
+
+	ctl = host_ctl(pf, &slots, &n);
+	CHECK(compsc_writer_acquire(ctl, slots, n, &host_env, 10000000) == 0);
+	for (i = 0; i < 2 * IGB_COMPSC_QUEUES; i++)
+		compsc_area_saved(a)[i] = cpu_to_le64(heads[i]);
+	ctl->flags = cpu_to_le32(flags);
+	/* the good-packets-in counter, as the host saves it at the take */
+	compsc_area_counters(a)[IGB_COMPSC_GPRC].hw_final = cpu_to_le32(heads[0] + 1000);
+	compsc_area_counters(a)[IGB_COMPSC_GPRC].flags = COMPSC_CTR_F_SAVED;
+	compsc_writer_release(ctl);
+}
+
+/* A new PF the host did not configure: the port stays quiet, keeps its area. */
+static void
+test_migrated_unconfigured(void)
+{
+	static const uint32_t heads[] = { 5, 0, 7, 0 };
+	struct fake_pf pf = { 0 };
+	struct igb_compsc *cs = create(2, &pf);
+	struct rte_mbuf *pkts[32];
 	struct compsc_slot *slots;
 	u32 n;
 
@@ -175,15 +225,66 @@ test_migrated_without_restore(void)
 	if (cs == NULL)
 		return;
 	igb_compsc_set_bursts(cs, fake_rx, fake_tx);
-	ctl = host_ctl(&pf, &slots, &n);
-	CHECK(compsc_writer_acquire(ctl, slots, n, &host_env, 10000000) == 0);
-	compsc_writer_release(ctl);
+	host_migrate(&pf, heads, 0);
 	rx_calls = 0;
+	restore_calls = 0;
 	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 0 && rx_calls == 0);
+	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 0 && rx_calls == 0);
+	CHECK(restore_calls == 0);
+	(void)host_ctl(&pf, &slots, &n);
 	CHECK(compsc_readers_inside(slots, n) == 0);
 	igb_compsc_destroy(cs);		/* cannot enter: area leaked */
 	CHECK(pf.sends == 1);
 	CHECK(rte_memzone_lookup("igbvf_compsc_2") != NULL);
+}
+
+/*
+ * The host configured the new PF: the first burst runs the port's restore
+ * once, with the saved heads, and passes traffic; a second migration
+ * restores again. A restore the port refuses keeps it quiet.
+ */
+static void
+test_migrated_restored(void)
+{
+	static const uint32_t h1[] = { 5, 1, 7, 2 }, h2[] = { 9, 0, 3, 0 };
+	struct fake_pf pf = { 0 };
+	struct igb_compsc *cs = create(3, &pf);
+	struct rte_mbuf *pkts[32];
+
+	CHECK(cs != NULL);
+	if (cs == NULL)
+		return;
+	igb_compsc_set_bursts(cs, fake_rx, fake_tx);
+	rx_calls = 0;
+	restore_calls = 0;
+	restore_ret = 0;
+	host_migrate(&pf, h1, COMPSC_F_HOST_CONFIGURED);
+	CHECK(igb_compsc_tx(cs, NULL, pkts, 4) == 4);
+	CHECK(restore_calls == 1 && !memcmp(restore_heads, h1, sizeof(h1)));
+	/* the counter's saved value, once */
+	{
+		uint32_t v = 0;
+
+		CHECK(igb_compsc_ctr_final(cs, IGB_COMPSC_GPRC, &v) == 1 &&
+		      v == h1[0] + 1000);
+		CHECK(igb_compsc_ctr_final(cs, IGB_COMPSC_GPRC, &v) == 0);
+		CHECK(igb_compsc_ctr_final(cs, IGB_COMPSC_GPTC, &v) == 0);
+		CHECK(igb_compsc_ctr_final(cs, IGB_COMPSC_NR_CTRS, &v) < 0);
+	}
+	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 1);
+	CHECK(restore_calls == 1);
+	host_migrate(&pf, h2, COMPSC_F_HOST_CONFIGURED);
+	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 2);
+	CHECK(restore_calls == 2 && !memcmp(restore_heads, h2, sizeof(h2)));
+	restore_ret = -EINVAL;
+	host_migrate(&pf, h1, COMPSC_F_HOST_CONFIGURED);
+	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 0 && rx_calls == 2);
+	restore_ret = 0;
+	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 3);
+	CHECK(restore_calls == 4);
+	igb_compsc_destroy(cs);
+	CHECK(pf.sends == 2 && pf.gpa == 0);
+	CHECK(rte_memzone_lookup("igbvf_compsc_3") == NULL);
 }
 
 int
@@ -199,7 +300,8 @@ main(int argc, char **argv)
 	}
 	test_refused();
 	test_registered();
-	test_migrated_without_restore();
+	test_migrated_unconfigured();
+	test_migrated_restored();
 	rte_eal_cleanup();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

@@ -300,6 +300,8 @@ class Bench:
         # The debug kernel (mk/debugkernel.mk sets this): KASAN's shadow
         # (1/8 of RAM), its quarantine and kmemleak's records need room.
         self.debug = os.environ.get("COMPSC_DEBUG_KERNEL") == "1"
+        # `make dpdk` built testpmd: the image carries it (mk/bench.mk)
+        self.dpdk = (self.build / "dpdk" / "build" / "app" / "dpdk-testpmd").exists()
 
     def check(self) -> None:
         """Raise BenchError naming the make target if an artifact is missing."""
@@ -751,6 +753,13 @@ class VM:
             f.write(extra)
         return out
 
+    # With DPDK in the image: TCG's default CPU (qemu64) stops at SSE3 and
+    # DPDK's x86 baseline is SSE4.2 (testpmd dies on an SSE4.1 instruction
+    # without it); every host an 82576 sits in has it. Without DPDK the VM
+    # keeps QEMU's default, as the bench was measured. A subclass may set
+    # None: always QEMU's default.
+    CPU: Optional[str] = "qemu64,+ssse3,+sse4.1,+sse4.2,+popcnt"
+
     def qemu_argv(self, mem: int, smp: int, append: str, initrd: Path,
                   tap: Optional[str], interactive: bool) -> list[str]:
         """The full QEMU command line (also used by make vm-shell)."""
@@ -769,6 +778,8 @@ class VM:
             "-device", "virtserialport,bus=vser0.0,chardev=ctl,name=compsc.ctl",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
         ]
+        if self.CPU and self.bench.dpdk:
+            argv += ["-cpu", self.CPU]
         if interactive:
             argv += ["-serial", "mon:stdio"]
         else:

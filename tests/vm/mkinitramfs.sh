@@ -9,6 +9,8 @@
 #   AGENT      the static compsc-agent binary
 #   EXTRA_DIR  tree copied to /lib/compsc (our built modules); may be absent
 #   CLI        the compsc CLI (build/compsc), installed as /usr/sbin/compsc
+#   DPDK_APPS  (environment) DPDK programs to carry, e.g. dpdk-testpmd once
+#              `make dpdk` built it; installed in /usr/bin
 #
 # Contents: busybox-static, iproute2's ip, ethtool, iperf3, lspci, the compsc
 # CLI (with their shared libraries, found by ldd), the stock modules the bench
@@ -23,7 +25,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # libcrc32c, crc32c_generic: compsc.ko checksums the stream with the
 # kernel's crc32c(), and libcrc32c asks the crypto API for an
 # implementation when it loads.
-MODULES="igb igbvf 8021q veth bridge libcrc32c crc32c_generic"
+# vfio-pci: DPDK drives a VF through it, over our no-IOMMU vfio.ko, which
+# the guest loads first from /lib/compsc/kmod/vfio-noiommu/.
+MODULES="igb igbvf 8021q veth bridge libcrc32c crc32c_generic vfio-pci"
 # Host programs to include (with their libraries).
 # lspci: what `compsc devices` is checked against (test_compsc_devices.py).
 PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint
@@ -88,10 +92,14 @@ depmod -b "$STAGE" "$KREL"
 install -m 0755 "$HERE/guest/init" "$STAGE/init"
 install -m 0755 "$HERE/guest/bench-setup" "$STAGE/usr/sbin/bench-setup"
 install -m 0755 "$HERE/guest/compsc-insmod" "$STAGE/usr/sbin/compsc-insmod"
+install -m 0755 "$HERE/guest/dpdk-vf" "$STAGE/usr/sbin/dpdk-vf"
 install -m 0755 "$AGENT" "$STAGE/usr/sbin/compsc-agent"
 if [ -n "$CLI" ]; then
 	copy_with_libs "$CLI" /usr/sbin/compsc
 fi
+for p in ${DPDK_APPS:-}; do
+	copy_with_libs "$p" "/usr/bin/$(basename "$p")"
+done
 if [ -n "$EXTRA" ] && [ -d "$EXTRA" ]; then
 	cp -a "$EXTRA/." "$STAGE/lib/compsc/"
 fi

@@ -42,6 +42,8 @@ struct compsc_uvf_ops {
 struct compsc_uvf_desc {
 	const u32 *regs;	/* BAR 0 offsets of 32-bit plain registers */
 	u32 nr_regs;
+	const u32 *ctrs;	/* BAR 0 offsets of 32-bit read-only counters */
+	u32 nr_ctrs;
 	u32 replay_recs;	/* replay log capacity in records */
 	u32 nr_slots;		/* data-path slots: one per polling thread */
 };
@@ -51,6 +53,8 @@ struct compsc_uvf {
 	u64 iova;			/* its address as the device sees it */
 	u32 size;			/* bytes registered */
 	u32 registered;			/* the PF accepted the area */
+	u32 nr_regs;			/* entries in the register list */
+	u32 nr_ctrs;			/* entries in the counter list */
 	struct compsc_reader reader;
 	struct compsc_replay log;
 	const struct compsc_uvf_ops *ops;
@@ -117,5 +121,29 @@ static inline void compsc_uvf_burst_exit(struct compsc_uvf *vf, u32 slot)
 int compsc_uvf_enter(struct compsc_uvf *vf);
 /** compsc_uvf_leave() - leave the control path's read side. */
 void compsc_uvf_leave(struct compsc_uvf *vf);
+
+/*
+ * For the driver's restore op (inside the read side, the host gone):
+ * compsc_uvf_saved() - the value the host saved of register list entry @i
+ * (compsc_uvf_desc.regs[i]) into *@val; -COMPSC_EINVAL when @i is not in
+ * the list. Each call reads the area once: check the value you use.
+ */
+int compsc_uvf_saved(struct compsc_uvf *vf, u32 i, u32 *val);
+/*
+ * compsc_uvf_host_configured() - 1 when the destination host gave the new
+ * PF the VF's configuration, the area and the reset handshake
+ * (COMPSC_F_HOST_CONFIGURED): the restore needs no mailbox message.
+ */
+int compsc_uvf_host_configured(const struct compsc_uvf *vf);
+/*
+ * compsc_uvf_ctr_final() - restore op: the raw value counter @i
+ * (compsc_uvf_desc.ctrs[i]) had when the host took the device, into
+ * *@final. 1: saved, and consumed (never absorb it twice); 0: the host did
+ * not save it (what the old device counted since the driver's last read
+ * is lost); -COMPSC_EINVAL: no such counter.
+ */
+int compsc_uvf_ctr_final(struct compsc_uvf *vf, u32 i, u32 *final);
+/* compsc_uvf_mem_copied() - 1 when guest memory came from another host (COMPSC_F_MEM_COPIED). */
+int compsc_uvf_mem_copied(const struct compsc_uvf *vf);
 
 #endif /* COMPSC_UVF_H */

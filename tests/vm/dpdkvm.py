@@ -1,0 +1,135 @@
+"""dpdkvm: DPDK's testpmd on a bench VF, on top of compscvm/compscmig.
+
+The VF goes to vfio-pci in no-IOMMU mode (guest/dpdk-vf), and testpmd
+(built by `make dpdk` with the CompSC igb VF PMD, drivers/dpdk) answers the
+peer's ARP and pings on it (`--forward-mode=icmpecho`), printing the port's
+statistics every second. The PMD logs each CompSC restore; this module
+reads those lines and the statistics back from testpmd's log.
+
+    tp = TestPmd.start(vm, vf)     # skips when the image has no testpmd
+    ...                            # peer pings vf.ip, migrations
+    tp.stop()                      # SIGINT: testpmd prints final stats
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+import pytest
+
+from compscvm import VF, VM
+
+TESTPMD = "/usr/bin/dpdk-testpmd"
+LOG = "/tmp/testpmd.log"
+PIDF = "/tmp/testpmd.pid"
+# One restore line per migration (igb_compsc.c, PMD log type
+# pmd.net.e1000.init at INFO).
+RESTORE_RE = re.compile(r"port (\d+): CompSC restore (\d+): rx shift (\d+), "
+                        r"tx shift (\d+), (\d+) us")
+
+
+def require_testpmd(vm: VM) -> None:
+    """Skip, naming the command, when the image carries no testpmd."""
+    if vm.run(f"test -x {TESTPMD}", check=False).rc != 0:
+        pytest.skip("no DPDK in the bench image: run `make dpdk`, then the "
+                    "VM suite rebuilds the image with dpdk-testpmd")
+
+
+@dataclass
+class Restore:
+    count: int
+    rx_shift: int
+    tx_shift: int
+    us: int
+
+
+class TestPmd:
+    """testpmd in the background of the guest, on one VF."""
+
+    __test__ = False  # not a pytest class
+
+    def __init__(self, vm: VM, vf: VF, pid: int):
+        self.vm, self.vf, self.pid = vm, vf, pid
+
+    @classmethod
+    def start(cls, vm: VM, vf: VF, timeout: float = 120) -> "TestPmd":
+        require_testpmd(vm)
+        vm.run(f"dpdk-vf {vf.bdf}", timeout=60)
+        # Two lcores on the one vCPU: testpmd forwards on a lcore other
+        # than the main one, which sleeps between statistics prints.
+        cmd = (f"{TESTPMD} --lcores=0@0,1@0 -n 1 --iova-mode=pa "
+               f"--file-prefix=compsc -a {vf.bdf} "
+               "--log-level=pmd.net.e1000.init:info -- "
+               "--forward-mode=icmpecho --stats-period=1 "
+               "--total-num-mbufs=2048 --rxd=256 --txd=256")
+        # In the background of the agent's command, which returns at once;
+        # the agent kills a command's process group only on its timeout.
+        vm.run(f"rm -f {PIDF}; sh -c 'echo $$ > {PIDF}; exec {cmd}' "
+               f"> {LOG} 2>&1 < /dev/null &")
+        pid = vm.run(f"for i in $(seq 50); do test -s {PIDF} && break; "
+                     f"sleep 0.1; done; cat {PIDF}").out.strip()
+        tp = cls(vm, vf, int(pid))
+        tp.wait_for("NIC statistics for port 0", timeout)
+        return tp
+
+    def log(self) -> str:
+        return self.vm.get(LOG)
+
+    def alive(self) -> bool:
+        return self.vm.run(f"kill -0 {self.pid}", check=False).rc == 0
+
+    def wait_for(self, text: str, timeout: float) -> str:
+        deadline = time.time() + timeout
+        while True:
+            out = self.log()
+            if text in out:
+                return out
+            if not self.alive():
+                dmesg = self.vm.run("dmesg | tail -20", check=False).out
+                raise AssertionError(f"testpmd exited:\n{out[-3000:]}\n"
+                                     f"guest kernel log:\n{dmesg}")
+            if time.time() > deadline:
+                raise AssertionError(f"testpmd: no '{text}' after {timeout} s:"
+                                     f"\n{out[-3000:]}")
+            time.sleep(1)
+
+    def restores(self) -> list[Restore]:
+        return [Restore(int(m[2]), int(m[3]), int(m[4]), int(m[5]))
+                for m in RESTORE_RE.finditer(self.log())]
+
+    def port_stats(self) -> dict:
+        """The port's counters as testpmd printed them last (HW stats
+        through the PMD's stats_get): rx_packets, tx_packets, ..."""
+        out = self.log()
+        blocks = out.split("NIC statistics for port 0")
+        if len(blocks) < 2:
+            return {}
+        last = blocks[-1]
+        st = {}
+        for k, name in (("RX-packets", "rx_packets"), ("TX-packets", "tx_packets"),
+                        ("RX-bytes", "rx_bytes"), ("TX-bytes", "tx_bytes"),
+                        ("RX-errors", "rx_errors"), ("TX-errors", "tx_errors")):
+            m = re.search(rf"{k}:\s*(\d+)", last)
+            if m:
+                st[name] = int(m.group(1))
+        return st
+
+    def fresh_stats(self, timeout: float = 10) -> dict:
+        """Statistics printed after this call (testpmd prints every second)."""
+        n = self.log().count("NIC statistics for port 0")
+        deadline = time.time() + timeout
+        while self.log().count("NIC statistics for port 0") <= n:
+            if time.time() > deadline:
+                raise AssertionError("testpmd printed no statistics for "
+                                     f"{timeout} s:\n{self.log()[-2000:]}")
+            time.sleep(0.5)
+        return self.port_stats()
+
+    def stop(self) -> str:
+        """SIGINT: testpmd stops forwarding, closes the port, exits."""
+        self.vm.run(f"kill -INT {self.pid} 2>/dev/null; "
+                    f"for i in $(seq 100); do kill -0 {self.pid} 2>/dev/null "
+                    "|| break; sleep 0.2; done", check=False, timeout=60)
+        return self.log()

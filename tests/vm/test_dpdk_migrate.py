@@ -1,0 +1,88 @@
+"""testpmd on the CompSC igb VF PMD keeps answering the peer across stand-in migrations under a ping stream: each hand-back restored once by the PMD (ring shift, no reset), traffic after each, no duplicate, loss only while the host takes or holds the device."""
+
+import time
+
+from compscmig import compsc_vfs, load_compsc, migrate, ping_loss  # noqa: F401
+from dpdkvm import TestPmd, require_testpmd
+
+MIGRATIONS = 5
+BLACKOUT_MS = 50
+PINGS = 10
+
+
+def wait_restores(tp: TestPmd, n: int, timeout: float = 30) -> list:
+    deadline = time.time() + timeout
+    while True:
+        rs = tp.restores()
+        if len(rs) >= n or time.time() > deadline:
+            return rs
+        time.sleep(0.5)
+
+
+def take_window(res: dict) -> tuple[float, float]:
+    """Host-clock time the port could not answer because of the host: the
+    take (fence, the polling lcore leaving its burst: wait_ns) and the
+    hold, ending at the release just before the command returned."""
+    end = res["t_end"]
+    return (end - (res["hold_ns"] + res["wait_ns"]) / 1e9 - 0.02, end)
+
+
+def test_dpdk_migrate(vm, compsc_vfs, peer, measure):
+    require_testpmd(vm)
+    vf = compsc_vfs[0]
+    tp = None
+    try:
+        tp = TestPmd.start(vm, vf)
+        tr = peer.ping(vf.ip, count=PINGS, interval=0.05)
+        assert tr.received == PINGS, "no traffic before: " + tr.raw[-1000:]
+        prev = tp.fresh_stats()
+        windows, results = [], []
+        with peer.ping_stream(vf.ip, interval=0.02) as stream:
+            time.sleep(1)
+            for i in range(1, MIGRATIONS + 1):
+                res = migrate(vm, vf, blackout_ms=BLACKOUT_MS)
+                assert res["host_config"] == "yes", res
+                windows.append(take_window(res))
+                results.append(res)
+                rs = wait_restores(tp, i)
+                assert len(rs) == i, (f"migration {i}: the PMD restored "
+                                      f"{len(rs)} times\n{tp.log()[-3000:]}")
+                after = peer.ping(vf.ip, count=PINGS, interval=0.05)
+                assert after.received == PINGS, (
+                    f"no traffic after migration {i}: {after.raw[-1000:]}")
+                now = tp.fresh_stats()
+                for k in ("rx_packets", "tx_packets"):
+                    assert now[k] >= prev[k], f"{k} went back: {prev[k]} -> {now[k]}"
+                prev = now
+            time.sleep(1)
+        loss = ping_loss(stream.trace, windows)
+        gaps = sorted(stream.trace.max_gap(a, b) for a, b in windows)
+        rs = tp.restores()
+        log = tp.log()
+        measure("dpdk migrations", MIGRATIONS, "")
+        measure("dpdk ping stream sent", loss.sent, "pkts")
+        measure("dpdk pings lost inside holds", loss.excused, "pkts")
+        measure("dpdk pings lost outside holds", loss.lost, "pkts")
+        measure("dpdk restore median", sorted(r.us for r in rs)[len(rs) // 2], "us")
+        measure("dpdk hold median",
+                sorted(r["hold_ns"] for r in results)[len(results) // 2] / 1e6, "ms")
+        measure("dpdk peer-seen gap median", gaps[len(gaps) // 2] * 1e3, "ms")
+        measure("dpdk peer-seen gap worst", gaps[-1] * 1e3, "ms")
+        measure("dpdk take median",
+                sorted(r["wait_ns"] for r in results)[len(results) // 2] / 1e6, "ms")
+        measure("dpdk rx shift total", sum(r.rx_shift for r in rs), "desc")
+        measure("dpdk tx shift total", sum(r.tx_shift for r in rs), "desc")
+        assert [r.count for r in rs] == list(range(1, MIGRATIONS + 1)), rs
+        assert "restore refused" not in log, log[-3000:]
+        # no reset: the port was configured and started once, never again
+        assert log.count("Configuring Port 0") == 1, log[-3000:]
+        assert "Port 0: reset event" not in log, log[-3000:]
+        assert loss.dup == 0, f"{loss.dup} duplicated replies"
+        assert loss.lost == 0, (f"pings lost outside the takes and holds: "
+                                f"{loss.lost_seqs}; windows {windows}")
+        out = tp.stop()
+        assert "Bye" in out, out[-2000:]
+    finally:
+        if tp is not None:
+            tp.stop()
+        load_compsc(vm)
