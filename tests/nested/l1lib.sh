@@ -88,6 +88,25 @@ l1_bridge() {
 	ip link set br0 up
 }
 
+# l1_vf_mac N MAC: the PF gives VF N the MAC (a VF whose guest sets its
+# own MAC needs none: trust). The hot-plug moves (nested.py
+# hotplug_migrate): the VF a guest arrives on gets its MAC, the VF it left
+# another, or the PF would still switch the guest's frames to the old VF.
+l1_vf_mac() {
+	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	ip link set "$pf" vf "$1" mac "$2"
+}
+
+# l1_tap NAME [MTU]: a tap in br0 for a virtio-net NIC that QMP's
+# netdev_add opens later (a destination with no free VF); MTU for the
+# bridge's egress check (default 1500)
+l1_tap() {
+	l1_bridge
+	ip tuntap add dev "$1" mode tap 2>/dev/null
+	ip link set "$1" mtu "${2:-1500}"
+	ip link set "$1" master br0 up
+}
+
 # l2_cmd NAME ID CMD...: run CMD in the L2 (l2-init's command loop on
 # ttyS1); its console says "l2ctl: ID start" and "l2ctl: ID rc=RC up=T"
 l2_cmd() {
