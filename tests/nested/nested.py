@@ -295,15 +295,17 @@ class L1(VM):
 
     def l2_run(self, name: str, cmd: str, timeout: float = 120) -> str:
         """Run @cmd in the L2 @name and wait for it: what it printed on the
-        console (the L2 kernel's messages may be among it); BenchError
-        naming @cmd if it exits non-zero."""
+        console, without l2-init's own lines (the status loop and other
+        commands share it; the L2 kernel's messages may still be among
+        it); BenchError naming @cmd if it exits non-zero."""
         cid = f"run{time.monotonic_ns()}"
         mark = len(self.l2_log(name))
         self.l2_cmd(name, cid, cmd)
         m = self.wait_l2_line(name, rf"l2ctl: {cid} rc=(\d+)", timeout=timeout)
         log = self.l2_log(name)[mark:]
         out = log[log.find(f"l2ctl: {cid} start"):log.find(f"l2ctl: {cid} rc=")]
-        out = out.split("\n", 1)[1] if "\n" in out else ""
+        out = "".join(line for line in out.splitlines(keepends=True)[1:]
+                      if "l2stat " not in line and "l2ctl: " not in line)
         if m[1] != "0":
             raise BenchError(f"in L2 {name}: {cmd!r} failed (rc={m[1]}):\n{out[-2000:]}")
         return out

@@ -186,6 +186,17 @@ def _hop(guest, l1, peer, st, new: dict, label: str, results: list) -> None:
           flush=True)
 
 
+def _tcp_resumes(st, since: float, timeout: float = 120):
+    """Seconds after @since until the TCP stream carried data again (its
+    retransmission backoff after a long gap can add tens of seconds), or
+    None if it did not within @timeout or failed."""
+    while time.time() < since + timeout and st.tcp.poll() is None:
+        if st.tcp_bytes_since(since) > 0:
+            return round(min(t for t, ln in st.lines if t > since) - since, 1)
+        time.sleep(1)
+    return None
+
+
 def _gaps(st, results) -> list:
     """Peer-seen gap (s) of each hop, from the ping stream's trace."""
     return [round(st.ps.trace.max_gap(r["t0"], r["end"]), 2) for r in results]
@@ -216,18 +227,17 @@ def test_shadow_vf_virtio_vf(bridged, peer):
             _hop(guest, l1, peer, st, new, label, results)
             checks.append(_check(guest, l1, peer, f"after {label}",
                                  promisc_traffic=new["kind"] == "virtio"))
-        t_end = time.time()
-        time.sleep(5)
-        sent_after = st.tcp_bytes_since(t_end)
+        resumed = _tcp_resumes(st, time.time())
         alive = st.close()
     gaps = _gaps(st, results)
     stats = l1.wait_l2_stat(guest.name, "lower_adopted", timeout=60, pred=lambda s:
                             int(s["lower_adopted"]) >= 5)[-1]
     print(f"shadow nested: peer-seen gaps {gaps} s (ping every {PING_S} s); checks {checks}; "
-          f"TCP alive={alive}, {sent_after:.0f} bytes in the last 5 s; guest {stats.line}",
+          f"TCP alive={alive}, carrying data again {resumed} s after the last check; "
+          f"guest {stats.line}",
           flush=True)
     assert alive, "iperf3's TCP stream failed:\n" + "".join(ln for _, ln in st.lines[-20:])
-    assert sent_after > 0, "TCP stream carried nothing after the last move"
+    assert resumed is not None, "TCP stream carried nothing after the last move"
     # four moves: four lowers released, five adopted, one replay each
     assert int(stats["lower_released"]) == 4 and int(stats["lower_adopted"]) == 5, stats.line
     assert int(stats["replay_errors"]) == 0 and int(stats["tx_hold_dropped"]) == 0, stats.line
@@ -245,13 +255,11 @@ def test_unplug_without_shadow(bridged, peer):
     results = []
     with Streams(l1, peer, guest) as st:
         _hop(guest, l1, peer, st, vf_nic(l1.vf1, 1), "VF0 -> VF1 (no gshadow)", results)
-        t_end = time.time()
-        time.sleep(10)
-        sent_after = st.tcp_bytes_since(t_end)
+        resumed = _tcp_resumes(st, time.time())
         alive = st.close()
     gaps = _gaps(st, results)
     print(f"shadow nested: without gshadow: peer-seen gap {gaps} s; TCP alive={alive}, "
-          f"{sent_after:.0f} bytes in the 10 s after the guest answered", flush=True)
+          f"carrying data again {resumed} s after the guest answered", flush=True)
     # measured, not asserted: what survives without the shadow is the finding
     assert gaps and gaps[0] > 0
     l1.l2_stop("src", "dst")
