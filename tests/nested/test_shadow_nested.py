@@ -80,7 +80,11 @@ def _ip_stats(guest, dev: str) -> dict:
     for i, line in enumerate(lines[:-1]):
         if line.strip().startswith(("RX:", "RX errors:")):
             names = line.split(":", 1)[1].split()
-            got.update(zip(names, (int(v) for v in lines[i + 1].split())))
+            # the values: the next line of numbers (a kernel message may
+            # come between)
+            vals = next((v.split() for v in lines[i + 1:]
+                         if v.split() and all(x.isdigit() for x in v.split())), [])
+            got.update(zip(names, (int(v) for v in vals)))
     return got
 
 
@@ -136,7 +140,8 @@ class Streams:
         self.l1, self.peer, self.guest = l1, peer, guest
 
     def __enter__(self):
-        self.l1.l2_cmd(self.guest.name, "iperf3", f"iperf3 -s -1 -B {L2_IP}")
+        # quiet: the console carries what l2_run reads
+        self.l1.l2_cmd(self.guest.name, "iperf3", f"iperf3 -s -1 -B {L2_IP} >/dev/null 2>&1")
         time.sleep(3)
         self.tcp = self.peer.popen(["iperf3", "-c", L2_IP, "-t", "1800", "-b", "2M",
                                     "-i", "1", "--forceflush"],
@@ -151,15 +156,16 @@ class Streams:
         for line in self.tcp.stdout:
             self.lines.append((time.time(), line))
 
-    def tcp_bytes_since(self, t: float) -> float:
-        """Bytes iperf3's client reported sent in the intervals after @t."""
-        got = 0.0
+    def tcp_first_data(self, t: float):
+        """When iperf3's client first reported bytes sent in an interval
+        after @t, or None."""
         units = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
-        for when, line in self.lines:
+        for when, line in list(self.lines):
             m = re.search(r"sec\s+([\d.]+) ([KMG]?)Bytes", line)
-            if when > t and m and "sender" not in line and "receiver" not in line:
-                got += float(m[1]) * units[m[2]]
-        return got
+            if when > t and m and "sender" not in line and "receiver" not in line \
+                    and float(m[1]) * units[m[2]] > 0:
+                return when
+        return None
 
     def close(self) -> bool:
         """Stop both; whether the TCP stream was still running."""
@@ -195,8 +201,9 @@ def _tcp_resumes(st, since: float, timeout: float = 120):
     retransmission backoff after a long gap can add tens of seconds), or
     None if it did not within @timeout or failed."""
     while time.time() < since + timeout and st.tcp.poll() is None:
-        if st.tcp_bytes_since(since) > 0:
-            return round(min(t for t, ln in st.lines if t > since) - since, 1)
+        when = st.tcp_first_data(since)
+        if when is not None:
+            return round(when - since, 1)
         time.sleep(1)
     return None
 
