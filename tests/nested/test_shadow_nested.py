@@ -226,9 +226,10 @@ def _gaps(st, results) -> list:
 @pytest.fixture(scope="module")
 def bridged(l1):
     """L1's PF in br0 (where a virtio-net destination's tap sits) at MTU
-    9000, before any L2: an MTU change resets the PF and its VFs."""
-    l1.sh(f"l1_tap {TAP} {MTU}; ip link set br0 mtu {MTU}; "
-          f"ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') mtu {MTU}")
+    9000, before any L2 (an MTU change resets the PF and its VFs), and
+    VLAN VID carried to the tap (l1lib.sh l1_tap)."""
+    l1.sh(f"ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') mtu {MTU}; "
+          f"l1_tap {TAP} {MTU} {VID}; ip link set br0 mtu {MTU}")
     return l1
 
 
