@@ -4,7 +4,9 @@
 #
 #   make l2kernel   bzImage and its build tree, once per version + config
 #                   (cached next to KCACHE, never under build/)
-#   make l2-kmods   compsc.ko and the CompSC igbvf built against it
+#   make l2-kmods   compsc.ko and the CompSC igbvf built against it; for
+#                   guest-shadow's tests also Debian's igbvf unmodified (the
+#                   empty series, as tests/vm's igbvf-upstream) and gshadow.ko
 #
 # L2K_JOBS (default: every CPU) sets the kernel build's -j.
 
@@ -24,9 +26,12 @@ L2K_IMAGE  := $(L2K_DIR)/arch/x86/boot/bzImage
 L2K_KMOD   := $(BUILD)/l2/kmod
 L2K_COMPSC := $(L2K_KMOD)/libcompsc/compsc.ko
 L2K_IGBVF  := $(BUILD)/drivers/igbvf-l2/igbvf.ko
+L2K_STOCK_IGBVF := $(BUILD)/drivers/igbvf-stock-l2/igbvf.ko
+L2K_SHADOW := $(L2K_KMOD)/gshadow/gshadow.ko
 # What tests/nested/nested.py reads (mk/nested.mk adds it to NESTED_ENV).
 L2K_ENV    := COMPSC_L2_VMLINUZ=$(L2K_IMAGE) COMPSC_L2_COMPSC_KO=$(L2K_COMPSC) \
-	      COMPSC_L2_IGBVF_KO=$(L2K_IGBVF)
+	      COMPSC_L2_IGBVF_KO=$(L2K_IGBVF) COMPSC_L2_STOCK_IGBVF_KO=$(L2K_STOCK_IGBVF) \
+	      COMPSC_L2_GSHADOW_KO=$(L2K_SHADOW)
 
 .PHONY: l2kernel l2-kmods
 l2kernel: $(L2K_STAMP)
@@ -39,3 +44,6 @@ $(L2K_STAMP): | $(KSTAMP)
 l2-kmods: $(L2K_STAMP)
 	$(MAKE) --no-print-directory driver DRIVER=igbvf SERIES=$(TOP)/drivers/igbvf \
 		NAME=igbvf-l2 KDIR=$(L2K_DIR) KMOD=$(L2K_KMOD) KMOD_USERS=
+	$(MAKE) --no-print-directory driver DRIVER=igbvf SERIES=$(TOP)/tests/vm/series/empty \
+		NAME=igbvf-stock-l2 KDIR=$(L2K_DIR) KMOD=$(L2K_KMOD) KMOD_USERS=
+	$(MAKE) --no-print-directory kmod-shadow KDIR=$(L2K_DIR) KMOD=$(L2K_KMOD)

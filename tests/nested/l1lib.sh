@@ -88,6 +88,40 @@ l1_bridge() {
 	ip link set br0 up
 }
 
+# l1_vf_mac N MAC: the PF gives VF N the MAC (a VF whose guest sets its
+# own MAC needs none: trust). The hot-plug moves (nested.py
+# hotplug_migrate): the VF a guest arrives on gets its MAC, the VF it left
+# another, or the PF would still switch the guest's frames to the old VF.
+l1_vf_mac() {
+	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	ip link set "$pf" vf "$1" mac "$2"
+}
+
+# l1_tap NAME [MTU [VID...]]: a tap in br0 for a virtio-net NIC that QMP's
+# netdev_add opens later (a destination with no free VF); MTU for the
+# bridge's egress check (default 1500). Each VID is carried tagged between
+# the PF and the tap through a bridge of its own (brVID, of NAME.VID and
+# PF.VID): the PF's VLAN device puts VID in the PF's pool filter, which
+# an 82576 with VFs needs (igb keeps VLAN filtering on for pool
+# selection, so br0 alone never sees tagged frames the VFs did not ask for).
+l1_tap() {
+	l1_bridge
+	tap=$1 mtu=${2:-1500}
+	shift; shift
+	ip tuntap add dev "$tap" mode tap 2>/dev/null
+	ip link set "$tap" mtu "$mtu"
+	ip link set "$tap" master br0 up
+	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	for vid in "$@"; do
+		ip link add br$vid type bridge forward_delay 0 stp_state 0
+		for dev in "$pf" "$tap"; do
+			ip link add link "$dev" name "$dev.$vid" type vlan id "$vid"
+			ip link set "$dev.$vid" mtu "$mtu" master br$vid up
+		done
+		ip link set br$vid up
+	done
+}
+
 # l2_cmd NAME ID CMD...: run CMD in the L2 (l2-init's command loop on
 # ttyS1); its console says "l2ctl: ID start" and "l2ctl: ID rc=RC up=T"
 l2_cmd() {

@@ -59,7 +59,10 @@ def _sh(*argv, **kw):
 # guest path under /lib/compsc -> host file.
 L2_VMLINUZ = os.environ.get("COMPSC_L2_VMLINUZ", "")
 L2_KOS = {"kmod/compsc.ko": os.environ.get("COMPSC_L2_COMPSC_KO", ""),
-          "drivers/igbvf/igbvf.ko": os.environ.get("COMPSC_L2_IGBVF_KO", "")}
+          "drivers/igbvf/igbvf.ko": os.environ.get("COMPSC_L2_IGBVF_KO", ""),
+          # Debian's igbvf unmodified and guest-shadow (l2-init's l2nic=)
+          "drivers/igbvf-stock/igbvf.ko": os.environ.get("COMPSC_L2_STOCK_IGBVF_KO", ""),
+          "kmod/gshadow.ko": os.environ.get("COMPSC_L2_GSHADOW_KO", "")}
 # bench_bugs.ko for the debug L1 and L2 (mk/nesteddebug.mk sets these for
 # nested-test-debug only): test_detectors_debug.py commits bugs with them.
 BUGS_KO = {"L1": os.environ.get("COMPSC_L1_BUGS_KO", ""),
@@ -303,6 +306,23 @@ class L1(VM):
         "l2ctl: @cid rc=RC" (wait_l2_line)."""
         self.sh(f"l2_cmd {name} {cid} {shlex.quote(cmd)}", timeout=30)
 
+    def l2_run(self, name: str, cmd: str, timeout: float = 120) -> str:
+        """Run @cmd in the L2 @name and wait for it: what it printed on the
+        console, without l2-init's own lines (the status loop and other
+        commands share it; the L2 kernel's messages may still be among
+        it); BenchError naming @cmd if it exits non-zero."""
+        cid = f"run{time.monotonic_ns()}"
+        mark = len(self.l2_log(name))
+        self.l2_cmd(name, cid, cmd)
+        m = self.wait_l2_line(name, rf"l2ctl: {cid} rc=(\d+)", timeout=timeout)
+        log = self.l2_log(name)[mark:]
+        out = log[log.find(f"l2ctl: {cid} start"):log.find(f"l2ctl: {cid} rc=")]
+        out = "".join(line for line in out.splitlines(keepends=True)[1:]
+                      if "l2stat " not in line and "l2ctl: " not in line)
+        if m[1] != "0":
+            raise BenchError(f"in L2 {name}: {cmd!r} failed (rc={m[1]}):\n{out[-2000:]}")
+        return out
+
     def wait_l2_line(self, name: str, pattern: str, timeout: float = 120) -> re.Match:
         """The first match of @pattern in the console of the L2 @name,
         once there; AssertionError after @timeout s (times self.slow)."""
@@ -488,6 +508,30 @@ class L1(VM):
                     raise QMPFailed(f"{what}: no QMP server in {timeout} s: {e!r}") from None
             await asyncio.sleep(0.5)
 
+    def device_del(self, port: int, dev_id: str, timeout: float = 60) -> float:
+        """device_del of @dev_id on the L2 QEMU on @port, and the wait for
+        its DEVICE_DELETED event (the guest has let go of the device):
+        seconds from the command to the event."""
+        return asyncio.run(self._device_del(port, dev_id, timeout))
+
+    async def _device_del(self, port: int, dev_id: str, timeout: float) -> float:
+        what = f"QMP device_del {dev_id} to the L2 on port {port}"
+        client = await self._qmp_connect(port, timeout, what)
+        try:
+            # listening before the command: the event may come at once
+            with client.listener("DEVICE_DELETED") as events:
+                t0 = time.monotonic()
+                await asyncio.wait_for(client.execute("device_del", {"id": dev_id}), timeout)
+                await asyncio.wait_for(_deleted(events, dev_id), timeout)
+                return time.monotonic() - t0
+        except ExecuteError as e:
+            raise QMPFailed(f"{what}: {e.error_class}: {e}") from None
+        except (QMPError, OSError) as e:
+            raise QMPFailed(f"{what}: no DEVICE_DELETED in {timeout} s "
+                            f"(the guest did not give the device back): {e!r}") from None
+        finally:
+            await _qmp_close(client)
+
     def l2_status(self, port: int, timeout: float = 30) -> str:
         """The run state of the L2 QEMU on @port ("running", "inmigrate", ...)."""
         return self.qmp(port, "query-status", timeout=timeout)["status"]
@@ -531,6 +575,81 @@ class L1(VM):
             if info.get("status") in MIGRATION_ENDS or time.monotonic() - t0 >= timeout:
                 return info
             time.sleep(poll)
+
+
+# Where an unplugged guest's NIC goes back in: the L2s' one root port.
+HOTPLUG_BUS = "rp1"
+
+
+def away_mac(index: int) -> str:
+    """The MAC a VF the guest has left gets from its PF (nested: both VFs
+    sit on one PF, which would otherwise still switch the guest's frames
+    to it)."""
+    return f"52:54:00:77:00:2{index}"
+
+
+def vf_nic(bdf: str, index: int, dev_id: str = "hostdev0") -> dict:
+    """A destination NIC for hotplug_migrate(): the VF @bdf (the PF's VF
+    @index), plain passthrough (no VFIO migration: it is unplugged first)."""
+    return {"kind": "vf", "index": index, "id": dev_id,
+            "device": {"driver": "vfio-pci", "host": bdf, "id": dev_id, "bus": HOTPLUG_BUS,
+                       "enable-migration": "off"}}
+
+
+def virtio_nic(tap: str, mac: str, dev_id: str = "hostdev0") -> dict:
+    """A destination NIC for hotplug_migrate() on a host with no free VF:
+    virtio-net with the guest's @mac on the tap @tap (l1lib.sh l1_tap)."""
+    return {"kind": "virtio", "id": dev_id,
+            "netdev": {"type": "tap", "id": f"net-{dev_id}", "ifname": tap,
+                       "script": "no", "downscript": "no"},
+            "device": {"driver": "virtio-net-pci", "netdev": f"net-{dev_id}", "mac": mac,
+                       "id": dev_id, "bus": HOTPLUG_BUS, "romfile": ""}}
+
+
+def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_PORT,
+                    dst: int = DST_PORT, timeout: float = 300) -> dict:
+    """Issue 14 item 2, variant A: live-migrate an L2 whose NIC driver
+    knows nothing of migration, with QEMU's standard hot-unplug and plug.
+
+    1. device_del of the guest's NIC (@old's id) on the source QEMU, and
+       the wait for DEVICE_DELETED: the guest's PCI hotplug has removed it
+       (guest-shadow, if loaded, lets go of its lower and holds transmit);
+    2. the source's PF gives the VF it left another MAC (@old is a vf_nic);
+    3. the migration (RAM only: no VFIO device is left);
+    4. once it completed: the destination's PF gives the VF the guest's
+       @mac (@new is a vf_nic; or the tap is ready, a virtio_nic), and
+       device_add of @new on the destination QEMU (guest-shadow adopts the
+       new NIC, replays the configuration, announces the move).
+
+    The destination QEMU runs with -incoming and no NIC on the bus. Returns
+    the seconds of each step and query-migrate's last answer ("migration");
+    raises BenchError if the migration did not complete (the source still
+    has no NIC then: plug @old back to give it one)."""
+    t = {"unplug_s": l1.device_del(src, old["id"])}
+    if old["kind"] == "vf":
+        l1.sh(f"l1_vf_mac {old['index']} {away_mac(old['index'])}")
+    t0 = time.monotonic()
+    info = l1.migrate(timeout=timeout, poll=0.5, src=src, dst=dst)
+    t["migrate_s"] = time.monotonic() - t0
+    t["migration"] = info
+    if info.get("status") != "completed":
+        raise BenchError(f"hot-plug migration did not complete: {migration_summary(info)}")
+    t0 = time.monotonic()
+    if new["kind"] == "vf":
+        l1.sh(f"l1_vf_mac {new['index']} {mac}")
+    else:
+        l1.qmp(dst, "netdev_add", **new["netdev"])
+    l1.qmp(dst, "device_add", **new["device"])
+    t["plug_s"] = time.monotonic() - t0
+    return t
+
+
+async def _deleted(events, dev_id: str) -> None:
+    """Until DEVICE_DELETED for @dev_id arrives on @events (one also
+    comes for the device's QOM child paths, without "device")."""
+    async for ev in events:
+        if ev.get("data", {}).get("device") == dev_id:
+            return
 
 
 class L2Stat(dict):
