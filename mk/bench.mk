@@ -136,14 +136,18 @@ $(BENCH_WARN_KO): $(KSTAMP) $(wildcard $(TOP)/tests/kmod/bench_warn/*)
 # COMPSC_VFIO_NOIOMMU): DPDK in the bench guest drives a VF through
 # vfio-pci, and the bench VM has no IOMMU. Always built (a minute of
 # kernel build at most); in the image as /lib/compsc/kmod/vfio-noiommu/vfio.ko.
+# A kernel without VFIO (the one-VM debug kernel, mk/debugkernel.mk: no
+# DPDK runs there) gets an empty file and nothing in the image.
 VFIO_NOIOMMU_KO := $(KMOD)/vfio-noiommu/vfio.ko
 VFIO_CORE_SRC   := $(TOP)/hypervisor-glue/vfio-core
 $(VFIO_NOIOMMU_KO): $(KSTAMP) $(wildcard $(VFIO_CORE_SRC)/*)
 	rm -rf $(@D) && mkdir -p $(@D)
-	cp $(VFIO_CORE_SRC)/Kbuild $(@D)/
-	$(call vfio_core_sources,$(@D))
-	$(MAKE) -C $(KDIR) M=$(@D) COMPSC_VFIO_NOIOMMU=y modules
-	$(VFIO_CORE_SRC)/check-crcs.sh $(KDIR)/Module.symvers $(@D)/Module.symvers || \
+	grep -qs '^CONFIG_VFIO=[ym]' $(KDIR)/.config || \
+		{ echo "vfio-noiommu: no VFIO in $(KDIR): not built"; touch $@; }
+	[ -e $@ ] || cp $(VFIO_CORE_SRC)/Kbuild $(@D)/
+	[ -e $@ ] || $(call vfio_core_sources,$(@D))
+	[ -e $@ ] || $(MAKE) -C $(KDIR) M=$(@D) COMPSC_VFIO_NOIOMMU=y modules
+	[ ! -s $@ ] || $(VFIO_CORE_SRC)/check-crcs.sh $(KDIR)/Module.symvers $(@D)/Module.symvers || \
 		{ rm -f $@; exit 1; }
 # testpmd goes into the image only once `make dpdk` built it (it is not part
 # of `make test`); the DPDK tests skip without it and say so.
@@ -172,7 +176,8 @@ $(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh $
 	$(foreach d,$(BENCH_DRIVERS),install -D -m 0644 $(call bd_ko,$d) \
 		$$x/drivers/$(call bd_name,$d)/$(call bd_driver,$d).ko;) \
 	$(foreach k,$(KMOD_KOS) $(SHADOW_KO),install -D -m 0644 $k $$x/kmod/$(notdir $k);) \
-	install -D -m 0644 $(VFIO_NOIOMMU_KO) $$x/kmod/vfio-noiommu/vfio.ko; \
+	[ ! -s $(VFIO_NOIOMMU_KO) ] || \
+		install -D -m 0644 $(VFIO_NOIOMMU_KO) $$x/kmod/vfio-noiommu/vfio.ko; \
 	DPDK_APPS="$(DPDK_IN_IMAGE)" \
 	$(BENCH)/mkinitramfs.sh $@ $(KROOT) $(KREL) $(AGENT) $$x $(BUILD)/compsc; \
 	rm -rf $(LIBCOMPSC); mv $$x $(LIBCOMPSC)

@@ -25,9 +25,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # libcrc32c, crc32c_generic: compsc.ko checksums the stream with the
 # kernel's crc32c(), and libcrc32c asks the crypto API for an
 # implementation when it loads.
+MODULES="igb igbvf 8021q veth bridge libcrc32c crc32c_generic"
 # vfio-pci: DPDK drives a VF through it, over our no-IOMMU vfio.ko, which
-# the guest loads first from /lib/compsc/kmod/vfio-noiommu/.
-MODULES="igb igbvf 8021q veth bridge libcrc32c crc32c_generic vfio-pci"
+# the guest loads first from /lib/compsc/kmod/vfio-noiommu/. Only where
+# the kernel has it: the one-VM debug kernel has no VFIO (and no DPDK).
+OPTIONAL_MODULES="vfio-pci"
 # Host programs to include (with their libraries).
 # lspci: what `compsc devices` is checked against (test_compsc_devices.py).
 PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint
@@ -85,6 +87,13 @@ add_module() {
 	esac
 }
 for m in $MODULES; do add_module "$m"; done
+for m in $OPTIONAL_MODULES; do
+	if [ -n "$(find "$MODDIR/kernel" -name "$m.ko*" -o -name "$(echo "$m" | tr - _).ko*" | head -1)" ]; then
+		add_module "$m"
+	else
+		echo "mkinitramfs: $m not in this kernel: left out" >&2
+	fi
+done
 cp "$MODDIR"/modules.builtin "$MODDIR"/modules.builtin.modinfo "$MODDIR"/modules.order \
 	"$STAGE/lib/modules/$KREL/"
 depmod -b "$STAGE" "$KREL"
