@@ -552,12 +552,7 @@ def nested_soak(n: int, out: Path) -> dict:
                     # the old source goes away; a fresh destination waits there
                     l1.sh(f"ip link set {pf} vf {at} mac 02:00:00:00:00:9{at}")
                     at = 1 - at
-                    name, vf, port = slots[1 - at]
-                    l1.l2_stop(name)
-                    steps.mark("stop")
-                    l1.l2_start(name, vf, port, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-                    l1.wait_incoming(port)
-                    steps.mark("incoming")
+                    _fresh_destination(l1, slots[1 - at], steps)
                     _answered(ps, t_done, 120 * l1.slow, f"nested migration {i + 1}")
                     steps.mark("answered")
                     if L2_DEBUG:
@@ -690,7 +685,7 @@ def _migrate(l1, ps, here: tuple, there: tuple, rep: dict, problems: Problems,
              k: int) -> dict:
     """Migration @k from the L2 QEMU @here to @there (name, VF, QMP
     port), retried after a clean take refusal: query-migrate's answer."""
-    from nested import ALL_DIRTY, MIG_PORT, migration_summary
+    from nested import ALL_DIRTY, migration_summary
     for attempt in range(TAKE_RETRIES + 1):
         mark = int(l1.sh("dmesg | wc -l").out)
         res = l1.migrate(params=ALL_DIRTY, src=here[2], dst=there[2])
@@ -704,10 +699,22 @@ def _migrate(l1, ps, here: tuple, there: tuple, rep: dict, problems: Problems,
         rep["take_refused"] = rep.get("take_refused", 0) + 1
         log(f"nested {k}: take refused ({TAKE_REFUSED}; {migration_summary(res)}); "
             f"the guest kept its device and answers; retrying with a new destination")
-        l1.l2_stop(there[0])
-        l1.l2_start(there[0], there[1], there[2], f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-        l1.wait_incoming(there[2])
+        _fresh_destination(l1, there)
     return res
+
+
+def _fresh_destination(l1, slot: tuple, steps: "_Steps" = None) -> None:
+    """Stop the L2 QEMU of @slot (name, VF, QMP port) and start one there
+    that waits for the next migration (marking the two steps in @steps)."""
+    from nested import MIG_PORT
+    name, vf, port = slot
+    l1.l2_stop(name)
+    if steps:
+        steps.mark("stop")
+    l1.l2_start(name, vf, port, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_incoming(port)
+    if steps:
+        steps.mark("incoming")
 
 
 # How often the nested loop reads the L2's counters: each read of its
