@@ -12,7 +12,7 @@
 # make bench-schema (in `make test`): a real compsc-bench report committed
 # under tests/tools/samples/ validates against tools/compsc-bench.schema.json.
 
-DEMO_ARGS ?= --migrations 10 --traffic both --rate 100 --tcp-rate 20M --interval 0.5 \
+DEMO_ARGS ?= --migrations 10 --traffic both --rate 1000 --tcp-rate 20M --interval 0.5 \
 	     --blackout-ms 100 --settle 4
 DEMO_STAMP := $(shell date +%Y%m%d-%H%M%S)
 DEMO_DIR   ?= $(BUILD)/demo/$(DEMO_STAMP)

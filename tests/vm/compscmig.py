@@ -157,19 +157,27 @@ class Loss:
 
 
 def send_times(tr: PingTrace) -> dict:
-    """Best estimate of the host time each icmp_seq was sent: replies carry
-    their arrival time; a sequence sent at a fixed interval fills the rest
-    from the nearest answered neighbour."""
-    got = sorted((seq, t) for t, seq in tr.replies)
+    """Best estimate of the host time each icmp_seq was sent. An answered
+    one was sent at its reply's time minus ping's RTT (a reply can come
+    long after its request, held in the ring while the device was taken).
+    An unanswered one lies between its answered neighbours, placed by
+    linear interpolation: the rate ping really achieved, not the interval
+    it was asked for (iputils, asked for 10 ms, sends every ~16 ms here).
+    Before the first or after the last answer, the mean spacing
+    extrapolates."""
+    got = sorted({seq: tr.sent_at.get(seq, t) for t, seq in tr.replies}.items())
     if not got:
         return {}
-    est = {}
-    j = 0
-    for seq in range(1, tr.sent + 1):
-        while j + 1 < len(got) and got[j + 1][0] <= seq:
-            j += 1
-        s0, t0 = got[j]
-        est[seq] = t0 + (seq - s0) * tr.interval
+    (s_first, t_first), (s_last, t_last) = got[0], got[-1]
+    step = ((t_last - t_first) / (s_last - s_first)) if s_last > s_first else tr.interval
+    est = dict(got)
+    for (s0, t0), (s1, t1) in zip(got, got[1:]):
+        for seq in range(s0 + 1, s1):
+            est[seq] = t0 + (seq - s0) * (t1 - t0) / (s1 - s0)
+    for seq in range(1, s_first):
+        est[seq] = t_first - (s_first - seq) * step
+    for seq in range(s_last + 1, tr.sent + 1):
+        est[seq] = t_last + (seq - s_last) * step
     return est
 
 

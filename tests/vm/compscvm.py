@@ -191,6 +191,10 @@ class PingTrace:
     sent: int = 0
     replies: list = field(default_factory=list)  # (host time, icmp_seq)
     raw: str = ""
+    # icmp_seq -> host time it was sent (reply time minus ping's own RTT):
+    # a reply can come long after its request (held in the ring while the
+    # device was taken), so only this says when the request went out
+    sent_at: dict = field(default_factory=dict)
 
     @property
     def received(self) -> int:
@@ -486,8 +490,12 @@ class Peer:
     @staticmethod
     def _parse_ping(out: str, interval: float) -> PingTrace:
         tr = PingTrace(interval=interval, raw=out)
-        for m in re.finditer(r"^(?:\[(\d+\.\d+)\] )?\d+ bytes from .*icmp_seq=(\d+)", out, re.M):
-            tr.replies.append((float(m.group(1) or 0), int(m.group(2))))
+        for m in re.finditer(r"^(?:\[(\d+\.\d+)\] )?\d+ bytes from .*icmp_seq=(\d+)"
+                             r"(?:.* time=([\d.]+) ms)?", out, re.M):
+            t, seq = float(m.group(1) or 0), int(m.group(2))
+            tr.replies.append((t, seq))
+            if m.group(1) and m.group(3):
+                tr.sent_at.setdefault(seq, t - float(m.group(3)) / 1000)
         m = re.search(r"(\d+) packets transmitted", out)
         tr.sent = int(m.group(1)) if m else 0
         return tr
