@@ -35,8 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
 from compscvm import Peer  # noqa: E402
 from e2e_plot import gap_parts, plot_gaps  # noqa: E402
-from nested import (DST_PORT, L1, L2_IP, MIG_PORT, MIGRATION_ENDS,  # noqa: E402
-                    SRC_PORT, migration_summary)
+from pcsample import DstSampler, Symbols, window  # noqa: E402
+from nested import (DST_PORT, L1, L2_IP, L2_VMLINUZ, MIG_PORT,  # noqa: E402
+                    MIGRATION_ENDS, SRC_PORT, migration_summary)
 
 PING_INTERVAL = 0.05
 REPS = 5                 # migrations per mode, back and forth; median reported
@@ -50,6 +51,13 @@ L1_SMP = int(os.environ.get("COMPSC_L1_SMP", "2"))
 # (l1lib.sh l1_cpu_sample) and report who ran while the guest was away.
 L1_CPU = os.environ.get("BENCH_E2E_L1CPU") == "1"
 L1_CPU_LOG, L1_CPU_STOP = "/tmp/cpu.log", "/tmp/cpu.stop"
+# BENCH_E2E_PCSAMPLE=1: sample the destination L2's RIP and TCG's block
+# count (pcsample.py) and report what its vCPU ran from its start to the
+# peer's first reply. The sampling costs the destination QEMU's main loop
+# some time: compare within such a run only.
+PC_SAMPLE = os.environ.get("BENCH_E2E_PCSAMPLE") == "1"
+# the L2 kernel's tree: bzImage is arch/x86/boot/bzImage in it
+L2_SYSMAP = Path(L2_VMLINUZ).parents[3] / "System.map" if L2_VMLINUZ else None
 TICK_MS = 10    # USER_HZ
 
 
@@ -87,9 +95,13 @@ class Mode:
             raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
         print(f"bench-e2e: {self.name}: L2 up after {boot:.0f} s", flush=True)
 
+    on_started = None       # called once the migration is under way
+
     def migrate(self, src: int, dst: int) -> dict:
-        return self.l1.migrate(params=self.params, timeout=CONVERGE_TIMEOUT, poll=0.5,
-                               src=src, dst=dst)
+        self.l1.migrate_start(self.params, src, dst)
+        if self.on_started:
+            self.on_started()
+        return self.l1.migrate_wait(CONVERGE_TIMEOUT, 0.5, src)
 
     def after(self) -> None:
         """What the operator does once QEMU reports completion."""
@@ -174,6 +186,17 @@ class Mode:
         restores = self.restores(names[src]) if self.guest_timeline else 0
         sampler = self.l1.start(f". /usr/sbin/l1lib.sh; l1_cpu_sample {L1_CPU_LOG} "
                                 f"{L1_CPU_STOP}", timeout=600) if L1_CPU else None
+        # QEMU's QMP server takes one client at a time: the sampler connects
+        # to the destination once the migration has set it up
+        pcs = DstSampler(self.l1, dst) if PC_SAMPLE else None
+        self.on_started = pcs.start if pcs else None
+        try:
+            return self._once(src, dst, mark, names, restores, sampler, pcs)
+        finally:
+            if pcs and pcs.is_alive():
+                pcs.stop()
+
+    def _once(self, src, dst, mark, names, restores, sampler, pcs) -> dict:
         with self.peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
             time.sleep(3)
             t0 = time.time()
@@ -202,11 +225,26 @@ class Mode:
                                  [("gap_end", b)] + sorted(ev.items(), key=lambda x: x[1])}
             if self.guest_timeline:
                 out["guest_ms"] = self.guest_events(names[dst], restores)
+        if pcs and pcs.ident:
+            pcs.stop()
+            out["pc"] = self.pc_report(pcs, gap and b, ev if gap else {})
         if sampler:
             self.l1.run(f"touch {L1_CPU_STOP}")
             sampler.wait()
             if gap is not None:
                 out["l1_cpu"] = self.l1_cpu(a, b, ev)
+        return out
+
+    def pc_report(self, pcs: DstSampler, b, ev: dict) -> dict:
+        """The destination vCPU from its start (QEMU's RESUME) to the first
+        reply @b, split at the device's hand-back when there is one."""
+        if pcs.error or pcs.resumed is None or not b:
+            return {"error": pcs.error or "no RESUME event or no reply"}
+        syms = Symbols(Path(L2_SYSMAP))
+        out = {"resumed_to_first_reply": window(pcs, syms, pcs.resumed, b)}
+        handed = ev.get("handed")
+        if handed and pcs.resumed < handed < b:
+            out["handed_to_first_reply"] = window(pcs, syms, handed, b)
         return out
 
     def l1_cpu(self, a: float, b: float, ev: dict) -> dict:
