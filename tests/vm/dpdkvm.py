@@ -1,7 +1,7 @@
 """dpdkvm: DPDK's testpmd on a bench VF, on top of compscvm/compscmig.
 
 The VF goes to vfio-pci in no-IOMMU mode (guest/dpdk-vf), and testpmd
-(built by `make dpdk` with the CompSC igb VF PMD, drivers/dpdk) answers the
+(built by `make dpdk`, which `make vm-test` runs, with the CompSC igb VF PMD, drivers/dpdk) answers the
 peer's ARP and pings on it (`--forward-mode=icmpecho`), printing the port's
 statistics every second. The PMD logs each CompSC restore; this module
 reads those lines and the statistics back from testpmd's log.
@@ -33,8 +33,9 @@ RESTORE_RE = re.compile(r"port (\d+): CompSC restore (\d+): rx shift (\d+), "
 def require_testpmd(vm: VM) -> None:
     """Skip, naming the command, when the image carries no testpmd."""
     if vm.run(f"test -x {TESTPMD}", check=False).rc != 0:
-        pytest.skip("no DPDK in the bench image: run `make dpdk`, then the "
-                    "VM suite rebuilds the image with dpdk-testpmd")
+        pytest.skip("no DPDK in the bench image: it was built with "
+                    "BENCH_DPDK=no (mk/bench.mk); `make vm-test` builds "
+                    "testpmd (make dpdk) and carries it by default")
 
 
 @dataclass
