@@ -134,10 +134,11 @@ def _check(guest, l1, peer, where: str, promisc_traffic: bool) -> dict:
 
 
 class Streams:
-    """A ping stream and an iperf3 TCP stream from the peer to the L2."""
+    """A ping stream and an iperf3 TCP stream from the peer to the L2
+    (@ping False: the TCP stream only; bench_shadow.py pings per migration)."""
 
-    def __init__(self, l1, peer, guest):
-        self.l1, self.peer, self.guest = l1, peer, guest
+    def __init__(self, l1, peer, guest, ping: bool = True):
+        self.l1, self.peer, self.guest, self.ping = l1, peer, guest, ping
 
     def __enter__(self):
         # quiet: the console carries what l2_run reads
@@ -149,7 +150,8 @@ class Streams:
         self.lines = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
-        self.ps = self.peer.ping_stream(L2_IP, interval=PING_S).__enter__()
+        self.ps = self.peer.ping_stream(L2_IP, interval=PING_S).__enter__() if self.ping \
+            else None
         return self
 
     def _read(self):
@@ -169,7 +171,7 @@ class Streams:
 
     def close(self) -> bool:
         """Stop both; whether the TCP stream was still running."""
-        if self.ps.trace is None:
+        if self.ps is not None and self.ps.trace is None:
             self.ps.__exit__(None, None, None)
         alive = self.tcp.poll() is None
         self.tcp.terminate()
