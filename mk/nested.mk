@@ -75,5 +75,6 @@ bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 # Issue 14 item 4, not in make test. All four modes; BENCH_SHADOW_MODES="shadow
 # failover" runs only those (debugging), BENCH_SHADOW_N the migrations per
 # mode (default 5). Results: $(BUILD)/bench-shadow/<time>/report.json.
+# The full run took 11 min 45 s here (L1 boot, four L2 boots, 20 migrations).
 bench-shadow: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(PYTHON) bench_shadow.py $(BENCH_SHADOW_MODES)
