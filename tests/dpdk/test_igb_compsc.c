@@ -11,8 +11,9 @@
  * or after a migration the PMD cannot restore (the host did not configure
  * the new PF); after one it can, the first burst runs the port's restore
  * once with the heads the host saved and the port passes traffic again;
- * the counters' values the host saved are handed out once; the control
- * path waits its bound; close withdraws the area and frees it.
+ * the counters' values the host saved are handed out once; CompSC's
+ * xstats count the restores, the refused one and the shifts exactly; the
+ * control path waits its bound; close withdraws the area and frees it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -238,6 +239,28 @@ test_migrated_unconfigured(void)
 	CHECK(rte_memzone_lookup("igbvf_compsc_2") != NULL);
 }
 
+/* CompSC's xstats: names as the kernel igbvf's, values as counted */
+static void
+check_xstats(struct igb_compsc *cs, uint64_t restores, uint64_t refused,
+	     uint64_t rx_shift, uint64_t tx_shift)
+{
+	struct rte_eth_xstat_name names[IGB_COMPSC_NB_XSTATS];
+	struct rte_eth_xstat xs[IGB_COMPSC_NB_XSTATS];
+
+	igb_compsc_xstats_names(names);
+	igb_compsc_xstats(cs, xs, 5);
+	CHECK(!strcmp(names[0].name, "compsc_restores") && xs[0].value == restores);
+	CHECK(!strcmp(names[1].name, "compsc_restores_refused") &&
+	      xs[1].value == refused);
+	CHECK(!strcmp(names[2].name, "compsc_rx_shift_total") &&
+	      xs[2].value == rx_shift);
+	CHECK(!strcmp(names[3].name, "compsc_tx_shift_total") &&
+	      xs[3].value == tx_shift);
+	CHECK(!strcmp(names[5].name, "compsc_restore_us"));
+	CHECK(xs[0].id == 5 && xs[IGB_COMPSC_NB_XSTATS - 1].id ==
+	      5 + IGB_COMPSC_NB_XSTATS - 1);
+}
+
 /*
  * The host configured the new PF: the first burst runs the port's restore
  * once, with the saved heads, and passes traffic; a second migration
@@ -282,6 +305,8 @@ test_migrated_restored(void)
 	restore_ret = 0;
 	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 3);
 	CHECK(restore_calls == 4);
+	check_xstats(cs, 3, 1, h1[0] + h1[1] + h2[0] + h2[1] + h1[0] + h1[1],
+		     h1[2] + h1[3] + h2[2] + h2[3] + h1[2] + h1[3]);
 	igb_compsc_destroy(cs);
 	CHECK(pf.sends == 2 && pf.gpa == 0);
 	CHECK(rte_memzone_lookup("igbvf_compsc_3") == NULL);

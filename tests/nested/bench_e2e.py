@@ -221,6 +221,7 @@ class Mode:
             # where the gap sits against the driver's take and hand-over
             a, b = self.gap_edges(ps.trace, t0)
             ev = self.l1_events(mark)
+            out["gap_from_t"] = round(a, 3)     # host clock
             out["timeline_s"] = {k: round(v - a, 2) for k, v in
                                  [("gap_end", b)] + sorted(ev.items(), key=lambda x: x[1])}
             if self.guest_timeline:

@@ -134,10 +134,11 @@ def _check(guest, l1, peer, where: str, promisc_traffic: bool) -> dict:
 
 
 class Streams:
-    """A ping stream and an iperf3 TCP stream from the peer to the L2."""
+    """A ping stream and an iperf3 TCP stream from the peer to the L2
+    (@ping False: the TCP stream only; bench_shadow.py pings per migration)."""
 
-    def __init__(self, l1, peer, guest):
-        self.l1, self.peer, self.guest = l1, peer, guest
+    def __init__(self, l1, peer, guest, ping: bool = True):
+        self.l1, self.peer, self.guest, self.ping = l1, peer, guest, ping
 
     def __enter__(self):
         # quiet: the console carries what l2_run reads
@@ -149,7 +150,8 @@ class Streams:
         self.lines = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
-        self.ps = self.peer.ping_stream(L2_IP, interval=PING_S).__enter__()
+        self.ps = self.peer.ping_stream(L2_IP, interval=PING_S).__enter__() if self.ping \
+            else None
         return self
 
     def _read(self):
@@ -169,7 +171,7 @@ class Streams:
 
     def close(self) -> bool:
         """Stop both; whether the TCP stream was still running."""
-        if self.ps.trace is None:
+        if self.ps is not None and self.ps.trace is None:
             self.ps.__exit__(None, None, None)
         alive = self.tcp.poll() is None
         self.tcp.terminate()
@@ -280,11 +282,20 @@ def test_shadow_vf_vf(shadow_guest, peer):
                                 (vf_nic(l1.vf0, 0), "VF1 -> VF0")], "shadow-vf-vf")
 
 
-# Its first run failed at the VLAN check on virtio-net (L1's PF did not
-# pass VLAN 100 to the bridge); with l1_tap's per-VLAN bridge it still
-# failed after the VF -> virtio-net move, at a check not yet looked at.
-@pytest.mark.xfail(strict=False, reason="fails after the VF -> virtio-net move; which "
-                   "check and why not examined yet (tests/nested/README.md)")
+# It fails at the VLAN check on virtio-net (run alone with --runxfail,
+# 2026-11-26: MTU, promiscuity, unicast and the 8972-byte ping pass, tagged
+# ARP in VLAN 100 gets 0 answers). The tagged broadcasts never reach L1's
+# PF (its rx counter and its VLAN 100 device's stay put): igb, with VFs and
+# promiscuous as a port of br0, adds no VLVF entry for a VLAN of the PF's
+# own (IGB_FLAG_VLAN_PROMISC: "PF can receive vlans w/o entry in vlvf"),
+# and QEMU's emulated 82576 gives a tagged broadcast only to the pools of a
+# matching VLVF entry, so once no VF asks for VLAN 100 nobody gets it. A
+# bench fix, not tried yet: l1_tap creating the PF's VLAN device before
+# the PF joins br0 (while not promiscuous, igb does add the PF's entry).
+@pytest.mark.xfail(strict=False, reason="tagged broadcasts in VLAN 100 never reach L1's PF "
+                   "once no VF asks for the VLAN: igb in VLAN-promiscuous mode adds no "
+                   "VLVF entry for the PF and QEMU's emulated 82576 then drops them (a "
+                   "bench limit, tests/nested/README.md)")
 def test_shadow_vf_virtio_vf(shadow_guest, peer):
     """VF -> virtio-net (a destination with no free VF) -> VF1 with guest-shadow."""
     l1 = shadow_guest.l1

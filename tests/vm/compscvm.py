@@ -304,7 +304,7 @@ class Bench:
         # The debug kernel (mk/debugkernel.mk sets this): KASAN's shadow
         # (1/8 of RAM), its quarantine and kmemleak's records need room.
         self.debug = os.environ.get("COMPSC_DEBUG_KERNEL") == "1"
-        # `make dpdk` built testpmd: the image carries it (mk/bench.mk)
+        # The image carries testpmd (mk/bench.mk; not with BENCH_DPDK=no)
         self.dpdk = (self.build / "dpdk" / "build" / "app" / "dpdk-testpmd").exists()
 
     def check(self) -> None:
@@ -763,9 +763,10 @@ class VM:
 
     # With DPDK in the image: TCG's default CPU (qemu64) stops at SSE3 and
     # DPDK's x86 baseline is SSE4.2 (testpmd dies on an SSE4.1 instruction
-    # without it); every host an 82576 sits in has it. Without DPDK the VM
-    # keeps QEMU's default, as the bench was measured. A subclass may set
-    # None: always QEMU's default.
+    # without it); every host an 82576 sits in has it. `make vm-test`
+    # carries DPDK by default, so every test of the suite runs on this CPU;
+    # an image built with BENCH_DPDK=no (the debug kernel's) keeps QEMU's
+    # default. A subclass may set None: always QEMU's default.
     CPU: Optional[str] = "qemu64,+ssse3,+sse4.1,+sse4.2,+popcnt"
 
     def qemu_argv(self, mem: int, smp: int, append: str, initrd: Path,

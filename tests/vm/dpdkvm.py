@@ -1,7 +1,7 @@
 """dpdkvm: DPDK's testpmd on a bench VF, on top of compscvm/compscmig.
 
 The VF goes to vfio-pci in no-IOMMU mode (guest/dpdk-vf), and testpmd
-(built by `make dpdk` with the CompSC igb VF PMD, drivers/dpdk) answers the
+(built by `make dpdk`, which `make vm-test` runs, with the CompSC igb VF PMD, drivers/dpdk) answers the
 peer's ARP and pings on it (`--forward-mode=icmpecho`), printing the port's
 statistics every second. The PMD logs each CompSC restore; this module
 reads those lines and the statistics back from testpmd's log.
@@ -9,6 +9,10 @@ reads those lines and the statistics back from testpmd's log.
     tp = TestPmd.start(vm, vf)     # skips when the image has no testpmd
     ...                            # peer pings vf.ip, migrations
     tp.stop()                      # SIGINT: testpmd prints final stats
+
+With interactive=True testpmd reads its prompt from a FIFO instead of
+printing statistics every second: tp.command("show port xstats 0"),
+tp.xstats(); fresh_stats() then asks for the statistics.
 """
 
 from __future__ import annotations
@@ -24,6 +28,15 @@ from compscvm import VF, VM
 TESTPMD = "/usr/bin/dpdk-testpmd"
 LOG = "/tmp/testpmd.log"
 PIDF = "/tmp/testpmd.pid"
+# Interactive mode: testpmd's stdin, and the pid of the process that keeps
+# it open for writing (testpmd quits at end of file)
+FIFO = "/tmp/testpmd.in"
+HOLDER = "/tmp/testpmd.holder"
+# testpmd prints command output through stdio into a file, which would
+# hold it until exit: line-buffered, as coreutils' `stdbuf -oL` does it
+# (the image carries libstdbuf.so with testpmd)
+STDBUF = "LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=L"
+XSTATS_HDR = "NIC extended statistics for port 0"
 # One restore line per migration (igb_compsc.c, PMD log type
 # pmd.net.e1000.init at INFO).
 RESTORE_RE = re.compile(r"port (\d+): CompSC restore (\d+): rx shift (\d+), "
@@ -33,8 +46,9 @@ RESTORE_RE = re.compile(r"port (\d+): CompSC restore (\d+): rx shift (\d+), "
 def require_testpmd(vm: VM) -> None:
     """Skip, naming the command, when the image carries no testpmd."""
     if vm.run(f"test -x {TESTPMD}", check=False).rc != 0:
-        pytest.skip("no DPDK in the bench image: run `make dpdk`, then the "
-                    "VM suite rebuilds the image with dpdk-testpmd")
+        pytest.skip("no DPDK in the bench image: it was built with "
+                    "BENCH_DPDK=no (mk/bench.mk); `make vm-test` builds "
+                    "testpmd (make dpdk) and carries it by default")
 
 
 @dataclass
@@ -50,29 +64,70 @@ class TestPmd:
 
     __test__ = False  # not a pytest class
 
-    def __init__(self, vm: VM, vf: VF, pid: int):
+    def __init__(self, vm: VM, vf: VF, pid: int, interactive: bool):
         self.vm, self.vf, self.pid = vm, vf, pid
+        self.interactive = interactive
 
     @classmethod
-    def start(cls, vm: VM, vf: VF, timeout: float = 120) -> "TestPmd":
+    def start(cls, vm: VM, vf: VF, timeout: float = 120,
+              interactive: bool = False) -> "TestPmd":
         require_testpmd(vm)
         vm.run(f"dpdk-vf {vf.bdf}", timeout=60)
         # Two lcores on the one vCPU: testpmd forwards on a lcore other
-        # than the main one, which sleeps between statistics prints.
+        # than the main one, which sleeps between statistics prints (or
+        # waits for a command).
+        mode = ("-i --auto-start" if interactive else "--stats-period=1")
         cmd = (f"{TESTPMD} --lcores=0@0,1@0 -n 1 --iova-mode=pa "
                f"--file-prefix=compsc -a {vf.bdf} "
                "--log-level=pmd.net.e1000.init:info -- "
-               "--forward-mode=icmpecho --stats-period=1 "
+               f"--forward-mode=icmpecho {mode} "
                "--total-num-mbufs=2048 --rxd=256 --txd=256")
         # In the background of the agent's command, which returns at once;
         # the agent kills a command's process group only on its timeout.
-        vm.run(f"rm -f {PIDF}; sh -c 'echo $$ > {PIDF}; exec {cmd}' "
-               f"> {LOG} 2>&1 < /dev/null &")
+        # Interactive: stdin is the FIFO, opened (so both opens return)
+        # by a holder whose only other descriptors are /dev/null.
+        stdin, holder = "/dev/null", ""
+        if interactive:
+            cmd = f"env {STDBUF} {cmd}"
+            stdin = FIFO
+            holder = (f"rm -f {FIFO}; mkfifo {FIFO}; sleep 100000 2>/dev/null "
+                      f"< /dev/null > {FIFO} & echo $! > {HOLDER}; ")
+        vm.run(f"rm -f {PIDF}; {holder}sh -c 'echo $$ > {PIDF}; exec {cmd}' "
+               f"> {LOG} 2>&1 < {stdin} &")
         pid = vm.run(f"for i in $(seq 50); do test -s {PIDF} && break; "
                      f"sleep 0.1; done; cat {PIDF}").out.strip()
-        tp = cls(vm, vf, int(pid))
-        tp.wait_for("NIC statistics for port 0", timeout)
+        tp = cls(vm, vf, int(pid), interactive)
+        if interactive:
+            tp.wait_for("Start automatic packet forwarding", timeout)
+            tp.fresh_stats(timeout)
+        else:
+            tp.wait_for("NIC statistics for port 0", timeout)
         return tp
+
+    def command(self, line: str) -> None:
+        """One line to the interactive prompt (its output goes to the log)."""
+        assert self.interactive and "'" not in line, line
+        # bounded: with testpmd gone the FIFO has no reader, and the open
+        # for writing would wait for one forever
+        self.vm.run(f"timeout 5 sh -c \"echo '{line}' > {FIFO}\"")
+
+    def xstats(self, timeout: float = 10) -> dict:
+        """`show port xstats 0`, as a dict of ints: the VF's xstats, then
+        the PMD's compsc_* ones."""
+        n = self.log().count(XSTATS_HDR)
+        self.command("show port xstats 0")
+        deadline = time.time() + timeout
+        while True:
+            out = self.log()
+            # complete once the prompt follows the block
+            if out.count(XSTATS_HDR) > n and "testpmd> " in out.rsplit(XSTATS_HDR, 1)[1]:
+                break
+            if time.time() > deadline:
+                raise AssertionError(f"testpmd showed no xstats for {timeout} s:"
+                                     f"\n{out[-2000:]}")
+            time.sleep(0.5)
+        block = out.rsplit(XSTATS_HDR, 1)[1].split("testpmd> ", 1)[0]
+        return {m[1]: int(m[2]) for m in re.finditer(r"^(\w+): (\d+)$", block, re.M)}
 
     def log(self) -> str:
         return self.vm.get(LOG)
@@ -117,8 +172,11 @@ class TestPmd:
         return st
 
     def fresh_stats(self, timeout: float = 10) -> dict:
-        """Statistics printed after this call (testpmd prints every second)."""
+        """Statistics printed after this call (testpmd prints every second,
+        or, interactive, when asked)."""
         n = self.log().count("NIC statistics for port 0")
+        if self.interactive:
+            self.command("show port stats 0")
         deadline = time.time() + timeout
         while self.log().count("NIC statistics for port 0") <= n:
             if time.time() > deadline:
@@ -128,8 +186,15 @@ class TestPmd:
         return self.port_stats()
 
     def stop(self) -> str:
-        """SIGINT: testpmd stops forwarding, closes the port, exits."""
+        """SIGINT: testpmd stops forwarding, closes the port, exits (also
+        interactive: `quit` first, as the prompt restarts its read after
+        SIGINT). Then the FIFO's holder goes."""
+        if self.interactive and self.alive():
+            self.vm.run(f"timeout 5 sh -c \"echo quit > {FIFO}\"", check=False)
         self.vm.run(f"kill -INT {self.pid} 2>/dev/null; "
                     f"for i in $(seq 100); do kill -0 {self.pid} 2>/dev/null "
                     "|| break; sleep 0.2; done", check=False, timeout=60)
+        if self.interactive:
+            self.vm.run(f"test -s {HOLDER} && kill $(cat {HOLDER}); rm -f {HOLDER} {FIFO}",
+                        check=False)
         return self.log()

@@ -109,6 +109,17 @@ fi
 for p in ${DPDK_APPS:-}; do
 	copy_with_libs "$p" "/usr/bin/$(basename "$p")"
 done
+# glibc loads libgcc_s at run time for pthread_cancel, which DPDK's EAL
+# cleanup calls at exit: ldd cannot see it, and without it testpmd aborts
+# on its way out ("libgcc_s.so.1 must be installed for pthread_cancel").
+if [ -n "${DPDK_APPS:-}" ]; then
+	gcc_s=$(ldconfig -p | sed -n 's/^[[:space:]]*libgcc_s\.so\.1 (libc6,x86-64) => //p' | head -1)
+	[ -n "$gcc_s" ] || { echo "mkinitramfs: libgcc_s.so.1 not found (DPDK needs it)" >&2; exit 1; }
+	install -D "$(realpath "$gcc_s")" "$STAGE$gcc_s"
+	# coreutils' stdbuf preload: testpmd's interactive output line-buffered
+	# into a log file (tests/vm/dpdkvm.py)
+	install -D /usr/libexec/coreutils/libstdbuf.so "$STAGE/usr/libexec/coreutils/libstdbuf.so"
+fi
 if [ -n "$EXTRA" ] && [ -d "$EXTRA" ]; then
 	cp -a "$EXTRA/." "$STAGE/lib/compsc/"
 fi
