@@ -376,12 +376,17 @@ def save(results: dict) -> Path:
         plot_gaps(results, out / "gaps.png")
     except ImportError as e:
         print(f"bench-e2e: no plot ({e}); install python3-matplotlib", flush=True)
+    link_latest(top, out)
+    print(f"bench-e2e: report and plot in {out}", flush=True)
+    return out
+
+
+def link_latest(top: Path, out: Path) -> None:
+    """@top/latest points at the run folder @out (the newest run)."""
     latest = top / "latest"
     if latest.is_symlink() or latest.exists():
         latest.unlink()
     latest.symlink_to(out.name)
-    print(f"bench-e2e: report and plot in {out}", flush=True)
-    return out
 
 
 def ratio(num: dict, den: dict) -> str:

@@ -315,10 +315,7 @@ def save(results: dict, took: float) -> Path:
          "ping_every_s": bench_e2e.PING_INTERVAL, "run_s": round(took),
          "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
          "summary": summary(results)}, indent=1) + "\n")
-    latest = top / "latest"
-    if latest.is_symlink() or latest.exists():
-        latest.unlink()
-    latest.symlink_to(out.name)
+    bench_e2e.link_latest(top, out)
     print(f"bench-shadow: report in {out}", flush=True)
     return out
 
