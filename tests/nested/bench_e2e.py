@@ -24,6 +24,7 @@ parameters (so the DMA log let it converge). There is no all-dirty mode:
 without the DMA log compsc_vfio refuses the migration
 (test_migrate_no_dma_log.py).
 """
+import functools
 import json
 import os
 import re
@@ -59,6 +60,12 @@ PC_SAMPLE = os.environ.get("BENCH_E2E_PCSAMPLE") == "1"
 # the L2 kernel's tree: bzImage is arch/x86/boot/bzImage in it
 L2_SYSMAP = Path(L2_VMLINUZ).parents[3] / "System.map" if L2_VMLINUZ else None
 TICK_MS = 10    # USER_HZ
+
+
+@functools.lru_cache(maxsize=None)
+def l2_symbols() -> Symbols:
+    """The L2 kernel's System.map, read once per run, not per migration."""
+    return Symbols(L2_SYSMAP)
 
 
 class Mode:
@@ -241,7 +248,7 @@ class Mode:
         reply @b, split at the device's hand-back when there is one."""
         if pcs.error or pcs.resumed is None or not b:
             return {"error": pcs.error or "no RESUME event or no reply"}
-        syms = Symbols(Path(L2_SYSMAP))
+        syms = l2_symbols()
         out = {"resumed_to_first_reply": window(pcs, syms, pcs.resumed, b)}
         handed = ev.get("handed")
         if handed and pcs.resumed < handed < b:
