@@ -182,13 +182,13 @@ def send_times(tr: PingTrace) -> dict:
 
 
 def ping_loss(tr: PingTrace, windows: list[tuple[float, float]],
-              margin: float = 0.05) -> Loss:
+              margin: float = 0.05, est: dict = None) -> Loss:
     """Classify unanswered pings: inside a blackout window (widened by
     margin for the guest command's own latency) is excused; anything else
     is loss. windows are host-clock (start, end) of each blackout."""
     answered = {seq for _, seq in tr.replies}
     res = Loss(sent=tr.sent, dup=tr.raw.count("(DUP!)"))
-    est = send_times(tr)
+    est = send_times(tr) if est is None else est   # a caller may have them
     for seq in range(1, tr.sent):  # the last one may still be in flight
         if seq in answered:
             continue
