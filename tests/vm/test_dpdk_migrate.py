@@ -3,7 +3,6 @@
 import re
 import time
 
-
 from compscmig import compsc_vfs, load_compsc, migrate, ping_loss  # noqa: F401
 from dpdkvm import TestPmd, require_testpmd
 
