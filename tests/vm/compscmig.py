@@ -181,6 +181,26 @@ def send_times(tr: PingTrace) -> dict:
     return est
 
 
+def max_wait(tr: PingTrace, start: float, end: float, est: dict = None) -> float:
+    """The longest a request sent in [start, end] (host clock) waited for
+    the peer to hear the guest again: from its send time to the first
+    reply, to it or to any later request. This is the outage as the peer
+    lives it: a reply that was already late before the switch-over cannot
+    shorten it (a gap between reply arrivals can come out shorter than
+    QEMU's own downtime that way), and a request held in the ring and
+    answered late counts its whole wait. NaN when no request qualifies."""
+    est = send_times(tr) if est is None else est
+    first_reply: dict = {}      # seq -> when a reply to it arrived first
+    for t, seq in tr.replies:
+        first_reply[seq] = min(t, first_reply.get(seq, t))
+    waits, soonest = [], float("inf")
+    for seq in sorted(est, reverse=True):   # soonest reply to seq or later
+        soonest = min(soonest, first_reply.get(seq, soonest))
+        if start <= est[seq] <= end and soonest != float("inf"):
+            waits.append(soonest - est[seq])
+    return max(waits, default=float("nan"))
+
+
 def ping_loss(tr: PingTrace, windows: list[tuple[float, float]],
               margin: float = 0.05, est: dict = None) -> Loss:
     """Classify unanswered pings: inside a blackout window (widened by
