@@ -221,11 +221,23 @@ def ping_loss(tr: PingTrace, windows: list[tuple[float, float]],
     return res
 
 
+def blackout_s(res: dict) -> float:
+    """How long one stand-in migration kept the device from the guest:
+    from the fence, after which new readers already wait (wait_ns, the
+    take waiting for the readers inside), to the release (hold_ns)."""
+    return (res.get("wait_ns", 0) + res.get("hold_ns", 0)) / 1e9
+
+
+def take_window(t_end: float, blackout: float) -> tuple[float, float]:
+    """Host-clock window of a blackout of @blackout s that ended at the
+    release, just before the stand-in's command returned at @t_end; 20 ms
+    more before it for that command's own latency."""
+    return (t_end - blackout - 0.02, t_end)
+
+
 def blackout_window(res: dict) -> tuple[float, float]:
-    """Host-clock blackout of one migration: it ends when the stand-in
-    released (just before the command returned) and lasted hold_ns."""
-    end = res["t_end"]
-    return (end - res.get("hold_ns", 0) / 1e9 - 0.02, end)
+    """Host-clock blackout of one stand-in migration (its result @res)."""
+    return take_window(res["t_end"], blackout_s(res))
 
 
 @pytest.fixture

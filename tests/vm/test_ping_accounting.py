@@ -3,7 +3,7 @@ built by hand: no VM. Every downtime the benches report goes through
 these, so a wrong estimate would move every number silently."""
 import math
 
-from compscmig import max_wait, send_times
+from compscmig import blackout_window, max_wait, send_times
 from compscvm import PingTrace
 
 STEP = 0.05
@@ -60,3 +60,10 @@ def test_max_wait_ignores_requests_nobody_answered_yet():
     # the tail is still in flight: no later reply, no wait to measure
     tr = trace(20, lost=range(15, 21))
     assert round(max_wait(tr, 0, 2), 3) == 0.01
+
+
+def test_blackout_window_starts_at_the_fence():
+    # 2 ms waiting for the readers inside, then 100 ms held: new readers
+    # waited all 102 ms, and the command returned up to 20 ms later
+    a, b = blackout_window({"t_end": 10.0, "wait_ns": 2_000_000, "hold_ns": 100_000_000})
+    assert (round(a, 3), b) == (9.878, 10.0)
