@@ -87,6 +87,7 @@ class Hotplug(Mode):
     hop; a TCP stream (iperf3, peer to L2) across all of them."""
 
     nic = "stock"
+    log = "bench-shadow"
     reps = REPS
     check_config = False
 
@@ -189,6 +190,7 @@ class Failover(Mode):
     vCPUs stopped: the guest loses nothing for it)."""
 
     name = "failover"
+    log = "bench-shadow"
     reps = REPS
 
     def side(self, port: int) -> tuple:
@@ -263,6 +265,7 @@ class Compsc(CompscLog):
     gave them (the hot-plug modes moved the VM's MAC between them)."""
 
     name = "compsc"
+    log = "bench-shadow"
     reps = REPS
 
     def start(self) -> None:
