@@ -215,6 +215,8 @@ static void gshadow_work(struct work_struct *w)
 		__netdev_notify_peers(gs->upper);
 		gs->notify_pending = false;
 		gshadow_inc(gs, GSHADOW_PEER_NOTIFY);
+		/* the guest-clock mark a peer can match to the ARP it sees */
+		netdev_info(gs->upper, "announced on %s\n", lower->name);
 	}
 out:
 	rtnl_unlock();

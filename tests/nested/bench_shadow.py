@@ -53,7 +53,9 @@ NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
 PROBE_STEPS = (("found", r"pci 0000:01:00\.0: \[8086:10ca\]"),
                ("probed", r"igbvf 0000:01:00\.0: Intel\(R\) 82576 Virtual Function"),
                ("link_up", r"igbvf 0000:01:00\.0: Link is Up"),
-               ("adopted", r"gsh0: adopted|failover primary slave:\S+ registered"))
+               ("adopted", r"gsh0: adopted|failover primary slave:\S+ registered"),
+               ("announced", r"gsh0: announced on"))
+HERE = Path(__file__).resolve().parent
 
 
 def probe_timeline(l1: L1, name: str, since: float) -> dict:
@@ -75,6 +77,37 @@ def probe_timeline(l1: L1, name: str, since: float) -> dict:
     if "found" not in times:
         return {"seen": sorted(times)}
     return {k: round(v - times["found"], 2) for k, v in times.items() if k != "found"}
+
+
+def split(gap_from: float, at: dict, probe: dict, seen: list) -> dict:
+    """Where one gap went, seconds from its start (the peer's last reply
+    before it), host clock: the host's steps (@at, hotplug_migrate()),
+    the guest's (@probe, guest clock from the VF found) placed by the
+    gratuitous ARP the peer saw (@seen: frames_from.py's lines) against
+    gshadow's "announced" line, and the guest's first frame after the
+    unplug (held packets, the ARP, or a reply)."""
+    out = {k: round(v - gap_from, 2) for k, v in at.items()}
+    firsts = [float(t) for t, kind, *_ in seen if kind == "first" and float(t) > at["plugged"]]
+    garps = [float(t) for t, kind, *_ in seen if kind == "garp" and float(t) > at["plugged"]]
+    if firsts:
+        out["first_tx"] = round(firsts[0] - gap_from, 2)
+    if garps and "announced" in probe:
+        found = garps[0] - probe["announced"]
+        out.update({k: round(found + v - gap_from, 2)
+                    for k, v in [("found", 0.0)] + list(probe.items())
+                    if isinstance(v, float)})
+    return out
+
+
+def watch_frames(peer):
+    """frames_from.py on the peer's side of the wire, for split()."""
+    return peer.popen([sys.executable, str(HERE / "frames_from.py"), peer._taps[0], VM_MAC])
+
+
+def stop_watch(proc) -> list:
+    proc.terminate()
+    out, _ = proc.communicate(timeout=10)
+    return [line.split() for line in out.splitlines() if line.strip()]
 
 
 def guest_uptime(l1: L1, name: str) -> float:
@@ -113,20 +146,26 @@ class Hotplug(Mode):
         """hotplug_migrate() to the other VF; the guest is there now."""
         new = vf_nic(self.l1.vf1, 1) if dst == DST_PORT else vf_nic(self.l1.vf0, 0)
         t = hotplug_migrate(self.l1, VM_MAC, self.guest.nic, new, src=src, dst=dst)
-        self.plugged = time.time()
+        self.plugged, self.at = time.time(), t["at"]
         self.guest.here, self.guest.nic = dst, new
         self.steps = {k: round(t[k], 2) for k in ("unplug_s", "migrate_s", "plug_s")}
         return t["migration"]
 
     def once(self, src: int, dst: int) -> dict:
         since = guest_uptime(self.l1, self.guest.name)
-        out = super().once(src, dst)
+        watch = watch_frames(self.peer)
+        try:
+            out = super().once(src, dst)
+        finally:
+            seen = stop_watch(watch)
         plugged = self.plugged
         out["steps_s"] = self.steps
+        out["guest_probe_s"] = probe_timeline(self.l1, self.guest.name, since)
         if out.get("timeline_s"):       # the first reply against the plug, host clock
             first = out["gap_from_t"] + out["timeline_s"]["gap_end"]
             out["steps_s"]["plug_to_first_reply"] = round(first - plugged, 2)
-        out["guest_probe_s"] = probe_timeline(self.l1, self.guest.name, since)
+            out["split_s"] = {**split(out["gap_from_t"], self.at, out["guest_probe_s"], seen),
+                              "first_reply": out["timeline_s"]["gap_end"]}
         if self.check_config:
             out["config"] = self.check()
         self.done += 1

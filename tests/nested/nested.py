@@ -622,15 +622,19 @@ def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_POR
        new NIC, replays the configuration, announces the move).
 
     The destination QEMU runs with -incoming and no NIC on the bus. Returns
-    the seconds of each step and query-migrate's last answer ("migration");
+    the seconds of each step, when each ended ("at": host clock, time.time()
+    once DEVICE_DELETED came, the migration completed, device_add returned)
+    and query-migrate's last answer ("migration");
     raises BenchError if the migration did not complete (the source still
     has no NIC then: plug @old back to give it one)."""
     t = {"unplug_s": l1.device_del(src, old["id"])}
+    t["at"] = {"deleted": time.time()}
     if old["kind"] == "vf":
         l1.sh(f"l1_vf_mac {old['index']} {away_mac(old['index'])}")
     t0 = time.monotonic()
     info = l1.migrate(timeout=timeout, poll=0.5, src=src, dst=dst)
     t["migrate_s"] = time.monotonic() - t0
+    t["at"]["migrated"] = time.time()
     t["migration"] = info
     if info.get("status") != "completed":
         raise BenchError(f"hot-plug migration did not complete: {migration_summary(info)}")
@@ -641,6 +645,7 @@ def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_POR
         l1.qmp(dst, "netdev_add", **new["netdev"])
     l1.qmp(dst, "device_add", **new["device"])
     t["plug_s"] = time.monotonic() - t0
+    t["at"]["plugged"] = time.time()
     return t
 
 
