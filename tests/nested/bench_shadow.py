@@ -49,10 +49,12 @@ REPS = int(os.environ.get("BENCH_SHADOW_N", "5"))
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
 # What l2-init's L2 prints on the way to a usable NIC after a plug (guest
 # clock, printk time): the PCI core finding the device, the driver's probe
-# done, its link up, guest-shadow's adoption or net_failover's pairing.
+# done, its link up, guest-shadow's replay into it, its adoption (replay,
+# open, address sync) or net_failover's pairing, and gshadow's announcement.
 PROBE_STEPS = (("found", r"pci 0000:01:00\.0: \[8086:10ca\]"),
                ("probed", r"igbvf 0000:01:00\.0: Intel\(R\) 82576 Virtual Function"),
                ("link_up", r"igbvf 0000:01:00\.0: Link is Up"),
+               ("replayed", r"gsh0: replayed \d+ recorded settings"),
                ("adopted", r"gsh0: adopted|failover primary slave:\S+ registered"),
                ("announced", r"gsh0: announced on"))
 HERE = Path(__file__).resolve().parent
