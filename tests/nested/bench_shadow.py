@@ -50,13 +50,14 @@ NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
 # What l2-init's L2 prints on the way to a usable NIC after a plug (guest
 # clock, printk time): the PCI core finding the device, the driver's probe
 # done, its link up, guest-shadow's replay into it, its adoption (replay,
-# open, address sync) or net_failover's pairing, and gshadow's announcement.
+# open, address sync) or net_failover's pairing, and gshadow finding the
+# lower ready (just before it sends what it held and announces the move).
 PROBE_STEPS = (("found", r"pci 0000:01:00\.0: \[8086:10ca\]"),
                ("probed", r"igbvf 0000:01:00\.0: Intel\(R\) 82576 Virtual Function"),
                ("link_up", r"igbvf 0000:01:00\.0: Link is Up"),
                ("replayed", r"gsh0: replayed \d+ recorded settings"),
                ("adopted", r"gsh0: adopted|failover primary slave:\S+ registered"),
-               ("announced", r"gsh0: announced on"))
+               ("ready", r"gsh0: \S+ ready: sending"))
 HERE = Path(__file__).resolve().parent
 
 
@@ -83,18 +84,20 @@ def probe_timeline(l1: L1, name: str, since: float) -> dict:
 
 def split(gap_from: float, at: dict, probe: dict, seen: list) -> dict:
     """Where one gap went, seconds from its start (the peer's last reply
-    before it), host clock: the host's steps (@at, hotplug_migrate()),
-    the guest's (@probe, guest clock from the VF found) placed by the
-    gratuitous ARP the peer saw (@seen: frames_from.py's lines) against
-    gshadow's "announced" line, and the guest's first frame after the
-    unplug (held packets, the ARP, or a reply)."""
+    before it), host clock: the host's steps (@at, hotplug_migrate()), the
+    guest's first frame after the plug and its gratuitous ARP (@seen:
+    frames_from.py's lines), and the guest's steps (@probe, guest clock
+    from the VF found), placed on the host clock by gshadow's "ready" line,
+    which comes just before the first frame (what it held, else the ARP)."""
     out = {k: round(v - gap_from, 2) for k, v in at.items()}
     firsts = [float(t) for t, kind, *_ in seen if kind == "first" and float(t) > at["plugged"]]
     garps = [float(t) for t, kind, *_ in seen if kind == "garp" and float(t) > at["plugged"]]
+    if garps:
+        out["garp"] = round(garps[0] - gap_from, 2)
     if firsts:
         out["first_tx"] = round(firsts[0] - gap_from, 2)
-    if garps and "announced" in probe:
-        found = garps[0] - probe["announced"]
+    if firsts and "ready" in probe:
+        found = firsts[0] - probe["ready"]
         out.update({k: round(found + v - gap_from, 2)
                     for k, v in [("found", 0.0)] + list(probe.items())
                     if isinstance(v, float)})
@@ -150,7 +153,7 @@ class Hotplug(Mode):
         t = hotplug_migrate(self.l1, VM_MAC, self.guest.nic, new, src=src, dst=dst)
         self.plugged, self.at = time.time(), t["at"]
         self.guest.here, self.guest.nic = dst, new
-        self.steps = {k: round(t[k], 2) for k in ("unplug_s", "migrate_s", "plug_s")}
+        self.steps = {k: round(t[k], 2) for k in ("unplug_s", "mac_s", "migrate_s", "plug_s")}
         return t["migration"]
 
     def once(self, src: int, dst: int) -> dict:
