@@ -19,7 +19,10 @@ driver is Debian's unmodified igbvf, four ways in one run:
 
 Downtime per migration = the longest gap between ping replies at the peer
 around it (bench_e2e.Mode.once(): ping every 50 ms); per mode the median
-of BENCH_SHADOW_N migrations back and forth (default 5). Everything runs
+of BENCH_SHADOW_N migrations back and forth (default 5). For the hot-plug
+modes each migration's split_s puts the host's steps, the guest's (its
+kernel log) and the guest's first frame at the peer on one time axis
+(split()). Everything runs
 under TCG inside TCG: compare within one run only.
 
 Last line, exactly:
