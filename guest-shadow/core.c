@@ -209,6 +209,10 @@ static void gshadow_work(struct work_struct *w)
 	lower = rtnl_dereference(gs->lower);
 	if (!gshadow_lower_ready(lower))
 		goto out;
+	if (gs->notify_pending)
+		/* a guest-clock mark just before the first frame a peer sees */
+		netdev_info(gs->upper, "%s ready: sending %u held, announcing\n",
+			    lower->name, skb_queue_len(&gs->held));
 	gshadow_flush(gs, lower);
 	if (gs->notify_pending) {
 		/* gratuitous ARP and unsolicited NA through the new lower */

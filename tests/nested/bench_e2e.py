@@ -72,6 +72,7 @@ class Mode:
     """One way of migrating; run() returns its result dict."""
 
     name = ""
+    log = "bench-e2e"       # the prefix of this mode's lines (bench_shadow.py's own)
     src_dev = "vf0"
     dst_dev = "vf1"
     vfioopts = ""
@@ -100,7 +101,7 @@ class Mode:
         boot = self.l1.wait_l2_up("src")
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
-        print(f"bench-e2e: {self.name}: L2 up after {boot:.0f} s", flush=True)
+        print(f"{self.log}: {self.name}: L2 up after {boot:.0f} s", flush=True)
 
     on_started = None       # called once the migration is under way
 
@@ -168,7 +169,7 @@ class Mode:
             if n:   # the side the guest left earlier waits for it again
                 self.restart_incoming(*there)
             runs.append(self.once(here[1], there[1]))
-            print(f"bench-e2e: {json.dumps(runs[-1])}", flush=True)
+            print(f"{self.log}: {json.dumps(runs[-1])}", flush=True)
             if runs[-1]["peer_gap_s"] is None:
                 break
         self.l1.l2_stop("src", "dst")
@@ -214,7 +215,7 @@ class Mode:
             if res["status"] != "completed":
                 if res["status"] not in MIGRATION_ENDS:
                     self.l1.qmp(src, "migrate_cancel")
-                print(f"bench-e2e: {self.name}: not completed: {migration_summary(res)}\n" +
+                print(f"{self.log}: {self.name}: not completed: {migration_summary(res)}\n" +
                       self.l1.sh("tail -n 5 /run/src.qemu /run/dst.qemu; dmesg | tail -n 8",
                                  check=False).out, flush=True)
             resumed = self.wait_replies(ps, t1) if res["status"] == "completed" else False
@@ -343,7 +344,7 @@ def run_mode(mode: Mode) -> dict:
     try:
         return mode.run()
     except Exception as e:  # noqa: BLE001 - reported, and the run goes on
-        print(f"bench-e2e: {mode.name}: broke: {e}"[:3000], flush=True)
+        print(f"{mode.log}: {mode.name}: broke: {e}"[:3000], flush=True)
         mode.l1.l2_stop("src", "dst")
         return {"mode": mode.name, "status": "broke", "peer_gap_s": None}
 

@@ -19,7 +19,10 @@ driver is Debian's unmodified igbvf, four ways in one run:
 
 Downtime per migration = the longest gap between ping replies at the peer
 around it (bench_e2e.Mode.once(): ping every 50 ms); per mode the median
-of BENCH_SHADOW_N migrations back and forth (default 5). Everything runs
+of BENCH_SHADOW_N migrations back and forth (default 5). For the hot-plug
+modes each migration's split_s puts the host's steps, the guest's (its
+kernel log) and the guest's first frame at the peer on one time axis
+(split()). Everything runs
 under TCG inside TCG: compare within one run only.
 
 Last line, exactly:
@@ -49,11 +52,16 @@ REPS = int(os.environ.get("BENCH_SHADOW_N", "5"))
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
 # What l2-init's L2 prints on the way to a usable NIC after a plug (guest
 # clock, printk time): the PCI core finding the device, the driver's probe
-# done, its link up, guest-shadow's adoption or net_failover's pairing.
+# done, its link up, guest-shadow's replay into it, its adoption (replay,
+# open, address sync) or net_failover's pairing, and gshadow finding the
+# lower ready (just before it sends what it held and announces the move).
 PROBE_STEPS = (("found", r"pci 0000:01:00\.0: \[8086:10ca\]"),
                ("probed", r"igbvf 0000:01:00\.0: Intel\(R\) 82576 Virtual Function"),
                ("link_up", r"igbvf 0000:01:00\.0: Link is Up"),
-               ("adopted", r"gsh0: adopted|failover primary slave:\S+ registered"))
+               ("replayed", r"gsh0: replayed \d+ recorded settings"),
+               ("adopted", r"gsh0: adopted|failover primary slave:\S+ registered"),
+               ("ready", r"gsh0: \S+ ready: sending"))
+HERE = Path(__file__).resolve().parent
 
 
 def probe_timeline(l1: L1, name: str, since: float) -> dict:
@@ -77,6 +85,39 @@ def probe_timeline(l1: L1, name: str, since: float) -> dict:
     return {k: round(v - times["found"], 2) for k, v in times.items() if k != "found"}
 
 
+def split(gap_from: float, at: dict, probe: dict, seen: list) -> dict:
+    """Where one gap went, seconds from its start (the peer's last reply
+    before it), host clock: the host's steps (@at, hotplug_migrate()), the
+    guest's first frame after the plug and its gratuitous ARP (@seen:
+    frames_from.py's lines), and the guest's steps (@probe, guest clock
+    from the VF found), placed on the host clock by gshadow's "ready" line,
+    which comes just before the first frame (what it held, else the ARP)."""
+    out = {k: round(v - gap_from, 2) for k, v in at.items()}
+    firsts = [float(t) for t, kind, *_ in seen if kind == "first" and float(t) > at["plugged"]]
+    garps = [float(t) for t, kind, *_ in seen if kind == "garp" and float(t) > at["plugged"]]
+    if garps:
+        out["garp"] = round(garps[0] - gap_from, 2)
+    if firsts:
+        out["first_tx"] = round(firsts[0] - gap_from, 2)
+    if firsts and "ready" in probe:
+        found = firsts[0] - probe["ready"]
+        out.update({k: round(found + v - gap_from, 2)
+                    for k, v in [("found", 0.0)] + list(probe.items())
+                    if isinstance(v, float)})
+    return out
+
+
+def watch_frames(peer):
+    """frames_from.py on the peer's side of the wire, for split()."""
+    return peer.popen([sys.executable, str(HERE / "frames_from.py"), peer._taps[0], VM_MAC])
+
+
+def stop_watch(proc) -> list:
+    proc.terminate()
+    out, _ = proc.communicate(timeout=10)
+    return [line.split() for line in out.splitlines() if line.strip()]
+
+
 def guest_uptime(l1: L1, name: str) -> float:
     return float(l1.l2_run(name, "cut -d' ' -f1 /proc/uptime").split()[-1])
 
@@ -87,6 +128,7 @@ class Hotplug(Mode):
     hop; a TCP stream (iperf3, peer to L2) across all of them."""
 
     nic = "stock"
+    log = "bench-shadow"
     reps = REPS
     check_config = False
 
@@ -112,20 +154,26 @@ class Hotplug(Mode):
         """hotplug_migrate() to the other VF; the guest is there now."""
         new = vf_nic(self.l1.vf1, 1) if dst == DST_PORT else vf_nic(self.l1.vf0, 0)
         t = hotplug_migrate(self.l1, VM_MAC, self.guest.nic, new, src=src, dst=dst)
-        self.plugged = time.time()
+        self.plugged, self.at = time.time(), t["at"]
         self.guest.here, self.guest.nic = dst, new
-        self.steps = {k: round(t[k], 2) for k in ("unplug_s", "migrate_s", "plug_s")}
+        self.steps = {k: round(t[k], 2) for k in ("unplug_s", "mac_s", "migrate_s", "plug_s")}
         return t["migration"]
 
     def once(self, src: int, dst: int) -> dict:
         since = guest_uptime(self.l1, self.guest.name)
-        out = super().once(src, dst)
+        watch = watch_frames(self.peer)
+        try:
+            out = super().once(src, dst)
+        finally:
+            seen = stop_watch(watch)
         plugged = self.plugged
         out["steps_s"] = self.steps
+        out["guest_probe_s"] = probe_timeline(self.l1, self.guest.name, since)
         if out.get("timeline_s"):       # the first reply against the plug, host clock
             first = out["gap_from_t"] + out["timeline_s"]["gap_end"]
             out["steps_s"]["plug_to_first_reply"] = round(first - plugged, 2)
-        out["guest_probe_s"] = probe_timeline(self.l1, self.guest.name, since)
+            out["split_s"] = {**split(out["gap_from_t"], self.at, out["guest_probe_s"], seen),
+                              "first_reply": out["timeline_s"]["gap_end"]}
         if self.check_config:
             out["config"] = self.check()
         self.done += 1
@@ -189,6 +237,7 @@ class Failover(Mode):
     vCPUs stopped: the guest loses nothing for it)."""
 
     name = "failover"
+    log = "bench-shadow"
     reps = REPS
 
     def side(self, port: int) -> tuple:
@@ -263,6 +312,7 @@ class Compsc(CompscLog):
     gave them (the hot-plug modes moved the VM's MAC between them)."""
 
     name = "compsc"
+    log = "bench-shadow"
     reps = REPS
 
     def start(self) -> None:

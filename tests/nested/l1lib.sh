@@ -97,6 +97,19 @@ l1_vf_mac() {
 	ip link set "$pf" vf "$1" mac "$2"
 }
 
+# l1_vf_vlan N VID: the PF gives VF N the port VLAN VID (0: none). For a
+# VF no guest uses, while a guest in VID sits on virtio-net behind br0:
+# QEMU's emulated 82576 hands a tagged broadcast only to the pools of a
+# VLVF entry for its VLAN (only unicast falls back to the default pool),
+# and igb never gives the PF's own VLANs an entry (it relies on the
+# default pool, igb_vlan_rx_add_vid) and drops the PF from an entry once
+# the last VF leaves it. A VF in VID keeps the entry, and the PF in it
+# (its VLAN device from l1_tap asked for VID).
+l1_vf_vlan() {
+	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	ip link set "$pf" vf "$1" vlan "$2"
+}
+
 # l1_tap NAME [MTU [VID...]]: a tap in br0 for a virtio-net NIC that QMP's
 # netdev_add opens later (a destination with no free VF); MTU for the
 # bridge's egress check (default 1500). Each VID is carried tagged between

@@ -611,36 +611,53 @@ def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_POR
     """Issue 14 item 2, variant A: live-migrate an L2 whose NIC driver
     knows nothing of migration, with QEMU's standard hot-unplug and plug.
 
+    0. before the outage: the migration capabilities on both QEMUs;
     1. device_del of the guest's NIC (@old's id) on the source QEMU, and
        the wait for DEVICE_DELETED: the guest's PCI hotplug has removed it
        (guest-shadow, if loaded, lets go of its lower and holds transmit);
-    2. the source's PF gives the VF it left another MAC (@old is a vf_nic);
-    3. the migration (RAM only: no VFIO device is left);
-    4. once it completed: the destination's PF gives the VF the guest's
-       @mac (@new is a vf_nic; or the tap is ready, a virtio_nic), and
-       device_add of @new on the destination QEMU (guest-shadow adopts the
-       new NIC, replays the configuration, announces the move).
+    2. in one L1 command: the source's PF gives the VF it left another MAC
+       (@old is a vf_nic), then the destination's PF gives its VF the
+       guest's @mac (@new is a vf_nic: idle until the plug, so it can have
+       it now; one PF, so the old VF loses it first);
+    3. the migration (RAM only: no VFIO device is left), polled every 0.1 s;
+    4. once it completed: device_add of @new on the destination QEMU (for
+       a virtio_nic, netdev_add of its tap first); guest-shadow adopts the
+       new NIC, replays the configuration, announces the move.
 
-    The destination QEMU runs with -incoming and no NIC on the bus. Returns
-    the seconds of each step and query-migrate's last answer ("migration");
-    raises BenchError if the migration did not complete (the source still
-    has no NIC then: plug @old back to give it one)."""
+    Every host step inside the outage (1 to 4) is one command or one wait:
+    each L1 command and QMP connection costs tenths of a second here
+    (bench-shadow's split_s). The destination QEMU runs with -incoming and
+    no NIC on the bus. Returns the seconds of each step (unplug_s, mac_s,
+    migrate_s, plug_s), when each ended
+    ("at": host clock, time.time() once DEVICE_DELETED came, the migration
+    completed, device_add returned) and query-migrate's last answer
+    ("migration"); raises BenchError if the migration did not complete
+    (the source still has no NIC then: plug @old back to give it one; the
+    destination's VF has @mac already)."""
+    for port in (src, dst):
+        l1.qmp(port, "migrate-set-capabilities", capabilities=RETURN_PATH)
     t = {"unplug_s": l1.device_del(src, old["id"])}
-    if old["kind"] == "vf":
-        l1.sh(f"l1_vf_mac {old['index']} {away_mac(old['index'])}")
+    t["at"] = {"deleted": time.time()}
+    macs = [f"l1_vf_mac {nic['index']} {m}" for nic, m in
+            ((old, away_mac(old.get("index", 0))), (new, mac)) if nic["kind"] == "vf"]
     t0 = time.monotonic()
-    info = l1.migrate(timeout=timeout, poll=0.5, src=src, dst=dst)
+    if macs:
+        l1.sh("; ".join(macs))
+    t["mac_s"] = time.monotonic() - t0
+    t0 = time.monotonic()
+    l1.qmp(src, "migrate", uri=f"tcp:127.0.0.1:{MIG_PORT}")
+    info = l1.migrate_wait(timeout, 0.1, src)
     t["migrate_s"] = time.monotonic() - t0
+    t["at"]["migrated"] = time.time()
     t["migration"] = info
     if info.get("status") != "completed":
         raise BenchError(f"hot-plug migration did not complete: {migration_summary(info)}")
     t0 = time.monotonic()
-    if new["kind"] == "vf":
-        l1.sh(f"l1_vf_mac {new['index']} {mac}")
-    else:
+    if new["kind"] != "vf":
         l1.qmp(dst, "netdev_add", **new["netdev"])
     l1.qmp(dst, "device_add", **new["device"])
     t["plug_s"] = time.monotonic() - t0
+    t["at"]["plugged"] = time.time()
     return t
 
 

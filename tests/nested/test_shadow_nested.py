@@ -111,25 +111,36 @@ def _groups_answering(peer) -> list:
 
 
 def _check(guest, l1, peer, where: str, promisc_traffic: bool) -> dict:
-    """Peer traffic proves each setting on the NIC the guest has now."""
+    """Peer traffic proves each setting on the NIC the guest has now; every
+    check runs, and the AssertionError names all that failed (one run of
+    this bench takes minutes)."""
+    bad = []
     lower = guest.run("cat /sys/class/net/gsh0/gshadow/lower").strip().splitlines()[-1]
     link = guest.run(f"ip -d link show dev {lower}")
-    assert f"mtu {MTU}" in link, f"{where}: {lower}: {link}"
-    assert re.search(r"promiscuity [1-9]", link), f"{where}: {lower} not promiscuous: {link}"
-    assert peer.ping(L2_IP, count=3, interval=0.3).received >= 2, f"unicast ping {where}"
+    if f"mtu {MTU}" not in link:
+        bad.append(f"{lower} has not MTU {MTU}: {link}")
+    if not re.search(r"promiscuity [1-9]", link):
+        bad.append(f"{lower} not promiscuous: {link}")
+    if peer.ping(L2_IP, count=3, interval=0.3).received < 2:
+        bad.append("unicast ping")
     r = peer.run(["ping", "-n", "-c", "3", "-i", "0.3", "-s", str(MTU - 28), "-M", "do",
                   "-w", "20", L2_IP], timeout=30, check=False)
-    assert r.out.count("bytes from") >= 2, f"MTU {MTU} ping {where}: {r.out}"
-    assert vlan_arp(peer, VID, VLAN_ADDR) >= 2, f"VLAN {VID} {where}"
+    if r.out.count("bytes from") < 2:
+        bad.append(f"MTU {MTU} ping: {r.out}")
+    tagged = vlan_arp(peer, VID, VLAN_ADDR)
+    if tagged < 2:
+        bad.append(f"VLAN {VID}: {tagged} of 3 tagged ARPs answered")
     answering = _groups_answering(peer)
-    assert len(answering) == len(GROUPS), f"{where}: groups answering {answering}"
+    if len(answering) != len(GROUPS):
+        bad.append(f"groups answering {len(answering)} of {len(GROUPS)}: {answering}")
     # unicast frames to a MAC that is nobody's: counted by the guest's IP
     # layer ("otherhost") only if the NIC let them in
     before = _ip_stats(guest, "gsh0").get("otherhost", 0)
     peer.run(f"ping -n -c 20 -i 0.05 -w 5 {FOREIGN_IP}", check=False)
     foreign = _ip_stats(guest, "gsh0").get("otherhost", 0) - before
-    if promisc_traffic:
-        assert foreign >= 15, f"{where}: {foreign} of 20 foreign frames reached the guest"
+    if promisc_traffic and foreign < 15:
+        bad.append(f"{foreign} of 20 foreign frames reached the guest")
+    assert not bad, f"{where}: " + "; ".join(bad)
     return {"lower": lower, "foreign_frames_in": foreign}
 
 
@@ -191,7 +202,8 @@ def _hop(guest, l1, peer, st, new: dict, label: str, results: list) -> None:
         pass
     time.sleep(2)
     results.append({"hop": label, "t0": t0, "end": time.time(), "unplug_s": t["unplug_s"],
-                    "migrate_s": t["migrate_s"], "plug_s": t["plug_s"],
+                    "mac_s": t["mac_s"], "migrate_s": t["migrate_s"],
+                    "plug_s": t["plug_s"],
                     "qemu": migration_summary(t["migration"])})
     print(f"shadow nested: {label}: unplug {t['unplug_s']:.2f} s, migrate "
           f"{t['migrate_s']:.1f} s ({migration_summary(t['migration'])}), plug {t['plug_s']:.2f} s",
@@ -248,13 +260,16 @@ def shadow_guest(bridged, peer):
 
 
 def _moves(guest, peer, plan: list, name: str) -> None:
-    """The moves of @plan under the streams, the checks after each, the
-    TCP stream alive at the end; numbers kept as @name."""
+    """The moves of @plan ((NIC, label[, L1 command run before the move]))
+    under the streams, the checks after each, the TCP stream alive at the
+    end; numbers kept as @name."""
     l1 = guest.l1
     before = l1.wait_l2_stat(guest.name, "lower_adopted")[-1]
     checks, results = [], []
     with Streams(l1, peer, guest) as st:
-        for new, label in plan:
+        for new, label, *host in plan:
+            for cmd in host:
+                l1.sh(cmd)
             _hop(guest, l1, peer, st, new, label, results)
             checks.append(_check(guest, l1, peer, f"after {label}",
                                  promisc_traffic=new["kind"] == "virtio"))
@@ -282,25 +297,37 @@ def test_shadow_vf_vf(shadow_guest, peer):
                                 (vf_nic(l1.vf0, 0), "VF1 -> VF0")], "shadow-vf-vf")
 
 
-# It fails at the VLAN check on virtio-net (run alone with --runxfail,
-# 2026-11-26: MTU, promiscuity, unicast and the 8972-byte ping pass, tagged
-# ARP in VLAN 100 gets 0 answers). The tagged broadcasts never reach L1's
-# PF (its rx counter and its VLAN 100 device's stay put): igb, with VFs and
-# promiscuous as a port of br0, adds no VLVF entry for a VLAN of the PF's
-# own (IGB_FLAG_VLAN_PROMISC: "PF can receive vlans w/o entry in vlvf"),
-# and QEMU's emulated 82576 gives a tagged broadcast only to the pools of a
-# matching VLVF entry, so once no VF asks for VLAN 100 nobody gets it. A
-# bench fix, not tried yet: l1_tap creating the PF's VLAN device before
-# the PF joins br0 (while not promiscuous, igb does add the PF's entry).
-@pytest.mark.xfail(strict=False, reason="tagged broadcasts in VLAN 100 never reach L1's PF "
-                   "once no VF asks for the VLAN: igb in VLAN-promiscuous mode adds no "
-                   "VLVF entry for the PF and QEMU's emulated 82576 then drops them (a "
-                   "bench limit, tests/nested/README.md)")
+# On virtio-net, run alone (2026-11-27, l1_vf_vlan in place): MTU,
+# promiscuity, unicast, the 8972-byte ping, tagged ARP in VLAN 100 and the
+# foreign frames pass, and 0 of the 29 groups answer. Multicast does not
+# reach virtio-net's tap through L1's PF: with VFs, QEMU's emulated 82576
+# ignores the multicast-promiscuous bit (VMOLR.MPME) and gives a
+# multicast frame only to pools with ROMPE set and a hit in the MTA
+# (igb_receive_assign()); igb sets ROMPE on the PF's pool only outside
+# promiscuous mode, for the PF's own list, and a port of br0 is
+# promiscuous. Taking the PF out of promiscuous mode (br0 filtering VLANs,
+# the tap neither learning nor flooding, the groups in the PF's list)
+# broke unicast to the guest instead, once; not pursued further.
+@pytest.mark.xfail(strict=False, reason="multicast never reaches virtio-net's tap through L1's "
+                   "PF (0 of 29 groups answer): QEMU's emulated 82576 with VFs ignores the "
+                   "PF's multicast-promiscuous bit and igb sets the bit QEMU honours (ROMPE) "
+                   "only outside promiscuous mode, which a bridge port is not (a bench limit, "
+                   "tests/nested/README.md)")
 def test_shadow_vf_virtio_vf(shadow_guest, peer):
     """VF -> virtio-net (a destination with no free VF) -> VF1 with guest-shadow."""
     l1 = shadow_guest.l1
-    _moves(shadow_guest, peer, [(virtio_nic(TAP, VM_MAC), "VF -> virtio-net"),
-                                (vf_nic(l1.vf1, 1), "virtio-net -> VF1")], "shadow-virtio")
+    # VLAN VID reaches virtio-net's tap through L1's PF only while a VF is
+    # in VID (l1lib.sh l1_vf_vlan): VF1, idle until the guest comes to it,
+    # holds VID as its port VLAN while the guest is on virtio-net
+    idle = 1 - shadow_guest.nic["index"]
+    assert idle == 1, f"the guest should start on VF0: {shadow_guest.nic}"
+    try:
+        _moves(shadow_guest, peer,
+               [(virtio_nic(TAP, VM_MAC), "VF -> virtio-net", f"l1_vf_vlan {idle} {VID}"),
+                (vf_nic(l1.vf1, 1), "virtio-net -> VF1", f"l1_vf_vlan {idle} 0")],
+               "shadow-virtio")
+    finally:
+        l1.sh(f"l1_vf_vlan {idle} 0")
 
 
 def test_unplug_without_shadow(bridged, peer):
