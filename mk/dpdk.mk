@@ -3,7 +3,8 @@
 #   make dpdk-fetch    download + unpack Debian's dpdk source package (cached)
 #   make dpdk          copy it to $(DPDK_OUT)/src, apply drivers/dpdk/*.patch
 #                      onto the copy, meson + ninja (static, only the PCI bus,
-#                      the ring mempool, net/e1000 and testpmd)
+#                      the ring mempool, net/e1000, net/bonding and
+#                      net/af_packet for bench-dpdk, and testpmd)
 #   make dpdk-check    the PMD's checks that need no device
 #
 # `make vm-test` (so `make test`) builds testpmd through $(DPDK_TESTPMD)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """make bench-schema: the committed compsc-bench report (a real run's
 output, tests/tools/samples/bench-report.json) validates against
-tools/compsc-bench.schema.json, and broken copies of it do not. No VM
+tools/compsc-bench.schema.json, and broken copies of it do not; the same
+for make bench-dpdk's (bench-dpdk-report.json, compsc-dpdkbench.schema.json). No VM
 needed; tests/vm/test_bench_json.py checks a fresh report the same way.
 
 The validator is python3-jsonschema (Draft 2020-12, through
@@ -22,6 +23,9 @@ import jsonschema  # noqa: E402
 from compscbench import schema as S  # noqa: E402
 
 SAMPLE = REPO / "tests" / "tools" / "samples" / "bench-report.json"
+# make bench-dpdk's report (tools/compsc-dpdkbench), a real run's too
+DPDK_SAMPLE = REPO / "tests" / "tools" / "samples" / "bench-dpdk-report.json"
+DPDK_SCHEMA = REPO / "tools" / "compsc-dpdkbench.schema.json"
 passed = failed = 0
 
 
@@ -74,6 +78,44 @@ def broken(report):
               f"$.modes.{m}.counters.peer_sent", "-1 is less than the minimum of 0")
 
 
+def broken_dpdk(report):
+    """As broken(), for a bench-dpdk report."""
+    def mut(name, fn, path, why):
+        r = copy.deepcopy(report)
+        fn(r)
+        return name, r, f"{path}: {why}"
+    yield mut("dpdk: missing summary ratio",
+              lambda r: r["summary"].pop("compsc_vs_bonding"),
+              "$.summary", "'compsc_vs_bonding' is a required property")
+    yield mut("dpdk: stats_exact as string",
+              lambda r: r["summary"].update(stats_exact="yes"),
+              "$.summary.stats_exact", "'yes' is not of type 'boolean', 'null'")
+    yield mut("dpdk: unknown PF in a rate block",
+              lambda r: r["rate"]["blocks"][0].update(pf="other"),
+              "$.rate.blocks[0].pf", "'other' is not one of")
+
+
+def check_dpdk():
+    schema = json.loads(DPDK_SCHEMA.read_text())
+    try:
+        S.check_schema(schema)
+        check("bench-dpdk schema is valid Draft 2020-12", True)
+    except jsonschema.SchemaError as e:
+        check("bench-dpdk schema is valid Draft 2020-12", False, str(e)[:300])
+    report = json.loads(DPDK_SAMPLE.read_text())
+    check("bench-dpdk sample is a real run (every mode ran)",
+          report.get("tool") == "compsc-dpdkbench" and report["rate"]["blocks"]
+          and len(report["modes"]) == 3
+          and all("error" not in m for m in report["modes"].values()),
+          "sample does not look like a full run")
+    errs = S.validate(report, schema)
+    check("bench-dpdk sample valid", not errs, "; ".join(errs[:5]))
+    for name, r, want in broken_dpdk(report):
+        errs = S.validate(r, schema)
+        check(f"refused: {name}", len(errs) == 1 and errs[0].startswith(want),
+              f"want [{want}...], got {errs[:5] or 'accepted'}")
+
+
 def main():
     schema = S.load_schema()
     try:
@@ -92,6 +134,7 @@ def main():
         errs = S.validate(r, schema)
         check(f"refused: {name}", len(errs) == 1 and errs[0].startswith(want),
               f"want [{want}...], got {errs[:5] or 'accepted'}")
+    check_dpdk()
     print(f"bench-schema: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

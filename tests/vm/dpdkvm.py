@@ -64,13 +64,17 @@ class TestPmd:
 
     __test__ = False  # not a pytest class
 
-    def __init__(self, vm: VM, vf: VF, pid: int, interactive: bool):
+    def __init__(self, vm: VM, vf: VF, pid: int, interactive: bool,
+                 port: int = 0):
         self.vm, self.vf, self.pid = vm, vf, pid
-        self.interactive = interactive
+        self.interactive, self.port = interactive, port
 
     @classmethod
     def start(cls, vm: VM, vf: VF, timeout: float = 120,
-              interactive: bool = False) -> "TestPmd":
+              interactive: bool = False, eal: str = "", app: str = "",
+              port: int = 0) -> "TestPmd":
+        """eal, app: more EAL and testpmd options (make bench-dpdk's bond:
+        vdevs, --portlist); port: the port whose statistics are read."""
         require_testpmd(vm)
         vm.run(f"dpdk-vf {vf.bdf}", timeout=60)
         # Two lcores on the one vCPU: testpmd forwards on a lcore other
@@ -78,9 +82,9 @@ class TestPmd:
         # waits for a command).
         mode = ("-i --auto-start" if interactive else "--stats-period=1")
         cmd = (f"{TESTPMD} --lcores=0@0,1@0 -n 1 --iova-mode=pa "
-               f"--file-prefix=compsc -a {vf.bdf} "
+               f"--file-prefix=compsc -a {vf.bdf} {eal} "
                "--log-level=pmd.net.e1000.init:info -- "
-               f"--forward-mode=icmpecho {mode} "
+               f"--forward-mode=icmpecho {mode} {app} "
                "--total-num-mbufs=2048 --rxd=256 --txd=256")
         # In the background of the agent's command, which returns at once;
         # the agent kills a command's process group only on its timeout.
@@ -96,13 +100,17 @@ class TestPmd:
                f"> {LOG} 2>&1 < {stdin} &")
         pid = vm.run(f"for i in $(seq 50); do test -s {PIDF} && break; "
                      f"sleep 0.1; done; cat {PIDF}").out.strip()
-        tp = cls(vm, vf, int(pid), interactive)
+        tp = cls(vm, vf, int(pid), interactive, port)
         if interactive:
             tp.wait_for("Start automatic packet forwarding", timeout)
             tp.fresh_stats(timeout)
         else:
-            tp.wait_for("NIC statistics for port 0", timeout)
+            tp.wait_for(tp.stats_hdr, timeout)
         return tp
+
+    @property
+    def stats_hdr(self) -> str:
+        return f"NIC statistics for port {self.port}"
 
     def command(self, line: str) -> None:
         """One line to the interactive prompt (its output goes to the log)."""
@@ -150,6 +158,15 @@ class TestPmd:
                                      f"\n{out[-3000:]}")
             time.sleep(1)
 
+    def wait_restores(self, n: int, timeout: float = 30) -> list[Restore]:
+        """The restore lines once there are n of them (or at the timeout)."""
+        deadline = time.time() + timeout
+        while True:
+            rs = self.restores()
+            if len(rs) >= n or time.time() > deadline:
+                return rs
+            time.sleep(0.5)
+
     def restores(self) -> list[Restore]:
         return [Restore(int(m[2]), int(m[3]), int(m[4]), int(m[5]))
                 for m in RESTORE_RE.finditer(self.log())]
@@ -158,7 +175,7 @@ class TestPmd:
         """The port's counters as testpmd printed them last (HW stats
         through the PMD's stats_get): rx_packets, tx_packets, ..."""
         out = self.log()
-        blocks = out.split("NIC statistics for port 0")
+        blocks = out.split(self.stats_hdr)
         if len(blocks) < 2:
             return {}
         last = blocks[-1]
@@ -174,11 +191,11 @@ class TestPmd:
     def fresh_stats(self, timeout: float = 10) -> dict:
         """Statistics printed after this call (testpmd prints every second,
         or, interactive, when asked)."""
-        n = self.log().count("NIC statistics for port 0")
+        n = self.log().count(self.stats_hdr)
         if self.interactive:
-            self.command("show port stats 0")
+            self.command(f"show port stats {self.port}")
         deadline = time.time() + timeout
-        while self.log().count("NIC statistics for port 0") <= n:
+        while self.log().count(self.stats_hdr) <= n:
             if time.time() > deadline:
                 raise AssertionError("testpmd printed no statistics for "
                                      f"{timeout} s:\n{self.log()[-2000:]}")
