@@ -95,46 +95,36 @@ def broken_dpdk(report):
               "$.rate.blocks[0].pf", "'other' is not one of")
 
 
-def check_dpdk():
-    schema = json.loads(DPDK_SCHEMA.read_text())
+def check_report(what: str, schema: dict, report: dict, real: bool, broken_copies):
+    """@schema is valid, @what's committed @report (a real run: @real)
+    validates, and each broken copy is refused with the one error naming
+    what was broken."""
     try:
         S.check_schema(schema)
-        check("bench-dpdk schema is valid Draft 2020-12", True)
+        check(f"{what} schema is valid Draft 2020-12", True)
     except jsonschema.SchemaError as e:
-        check("bench-dpdk schema is valid Draft 2020-12", False, str(e)[:300])
-    report = json.loads(DPDK_SAMPLE.read_text())
-    check("bench-dpdk sample is a real run (every mode ran)",
-          report.get("tool") == "compsc-dpdkbench" and report["rate"]["blocks"]
-          and len(report["modes"]) == 3
-          and all("error" not in m for m in report["modes"].values()),
-          "sample does not look like a full run")
+        check(f"{what} schema is valid Draft 2020-12", False, str(e)[:300])
+    check(f"{what} sample is a real run", real, f"sample does not look like {what} output")
     errs = S.validate(report, schema)
-    check("bench-dpdk sample valid", not errs, "; ".join(errs[:5]))
-    for name, r, want in broken_dpdk(report):
+    check(f"{what} sample valid", not errs, "; ".join(errs[:5]))
+    for name, r, want in broken_copies(report):
         errs = S.validate(r, schema)
         check(f"refused: {name}", len(errs) == 1 and errs[0].startswith(want),
               f"want [{want}...], got {errs[:5] or 'accepted'}")
 
 
 def main():
-    schema = S.load_schema()
-    try:
-        S.check_schema(schema)
-        check("schema is valid Draft 2020-12", True)
-    except jsonschema.SchemaError as e:
-        check("schema is valid Draft 2020-12", False, str(e)[:300])
     report = json.loads(SAMPLE.read_text())
-    check("sample is a real run (modes, raw samples present)",
-          report.get("tool") == "compsc-bench" and report["modes"]
-          and all(m["events"] for m in report["modes"].values()),
-          "sample does not look like compsc-bench output")
-    errs = S.validate(report, schema)
-    check("sample valid", not errs, "; ".join(errs[:5]))
-    for name, r, want in broken(report):
-        errs = S.validate(r, schema)
-        check(f"refused: {name}", len(errs) == 1 and errs[0].startswith(want),
-              f"want [{want}...], got {errs[:5] or 'accepted'}")
-    check_dpdk()
+    # modes, raw samples present
+    check_report("compsc-bench", S.load_schema(), report,
+                 report.get("tool") == "compsc-bench" and report["modes"]
+                 and all(m["events"] for m in report["modes"].values()), broken)
+    report = json.loads(DPDK_SAMPLE.read_text())
+    # every mode ran
+    check_report("bench-dpdk", json.loads(DPDK_SCHEMA.read_text()), report,
+                 report.get("tool") == "compsc-dpdkbench" and report["rate"]["blocks"]
+                 and len(report["modes"]) == 3
+                 and all("error" not in m for m in report["modes"].values()), broken_dpdk)
     print(f"bench-schema: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -3,29 +3,12 @@
 import re
 import time
 
-from compscmig import compsc_vfs, load_compsc, migrate, ping_loss  # noqa: F401
+from compscmig import blackout_window, compsc_vfs, load_compsc, migrate, ping_loss  # noqa: F401
 from dpdkvm import TestPmd, require_testpmd
 
 MIGRATIONS = 5
 BLACKOUT_MS = 50
 PINGS = 10
-
-
-def wait_restores(tp: TestPmd, n: int, timeout: float = 30) -> list:
-    deadline = time.time() + timeout
-    while True:
-        rs = tp.restores()
-        if len(rs) >= n or time.time() > deadline:
-            return rs
-        time.sleep(0.5)
-
-
-def take_window(res: dict) -> tuple[float, float]:
-    """Host-clock time the port could not answer because of the host: the
-    take (fence, the polling lcore leaving its burst: wait_ns) and the
-    hold, ending at the release just before the command returned."""
-    end = res["t_end"]
-    return (end - (res["hold_ns"] + res["wait_ns"]) / 1e9 - 0.02, end)
 
 
 def test_dpdk_migrate(vm, compsc_vfs, peer, measure):
@@ -43,9 +26,9 @@ def test_dpdk_migrate(vm, compsc_vfs, peer, measure):
             for i in range(1, MIGRATIONS + 1):
                 res = migrate(vm, vf, blackout_ms=BLACKOUT_MS)
                 assert res["host_config"] == "yes", res
-                windows.append(take_window(res))
+                windows.append(blackout_window(res))
                 results.append(res)
-                rs = wait_restores(tp, i)
+                rs = tp.wait_restores(i)
                 assert len(rs) == i, (f"migration {i}: the PMD restored "
                                       f"{len(rs)} times\n{tp.log()[-3000:]}")
                 after = peer.ping(vf.ip, count=PINGS, interval=0.05)
