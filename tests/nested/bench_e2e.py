@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
 from compscvm import Peer  # noqa: E402
+from compscmig import max_wait  # noqa: E402
 from e2e_plot import gap_parts, plot_gaps  # noqa: E402
 from pcsample import DstSampler, Symbols, window  # noqa: E402
 from nested import (DST_PORT, L1, L2_IP, L2_VMLINUZ, MIG_PORT,  # noqa: E402
@@ -44,6 +45,7 @@ PING_INTERVAL = 0.05
 REPS = 5                 # migrations per mode, back and forth; median reported
 CONVERGE_TIMEOUT = 240   # s of pre-copy before "does not converge"
 RESUME_TIMEOUT = 90      # s after the switch-over for the peer to hear back
+STALLED_S = 5            # s without a reply after it: record the path (outlier)
 # The L1 host's vCPUs: its QEMUs and the L2's vCPU share them. 2 uses both
 # of this machine's cores (1 left the L2 starved for 1-2 s after each
 # switch-over); COMPSC_L1_SMP overrides.
@@ -83,6 +85,7 @@ class Mode:
 
     def __init__(self, l1: L1, peer: Peer):
         self.l1, self.peer = l1, peer
+        self.stalled = None     # the path while this migration's gap was open
 
     def dev(self, which: str) -> str:
         return {"vf0": self.l1.vf0, "vf1": self.l1.vf1}.get(which, which)
@@ -99,8 +102,13 @@ class Mode:
         self.l2_start("src", SRC_PORT, self.src_dev, incoming=False)
         self.l2_start("dst", DST_PORT, self.dst_dev, incoming=True)
         boot = self.l1.wait_l2_up("src")
+        # Each mode's L2 answers on L2_IP with a MAC of its own (a VF's, or
+        # virtio-net's): the peer's ARP entry from the mode before would
+        # send this one's pings to the old MAC until it expires (~30 s).
+        self.peer.run(["ip", "neigh", "flush", "to", L2_IP], check=False)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
-            raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
+            raise RuntimeError(f"{self.name}: L2 not reachable before migrating; "
+                               f"the path: {json.dumps(self.path_state())}")
         print(f"{self.log}: {self.name}: L2 up after {boot:.0f} s", flush=True)
 
     on_started = None       # called once the migration is under way
@@ -175,9 +183,12 @@ class Mode:
         self.l1.l2_stop("src", "dst")
         gaps = [r["peer_gap_s"] for r in runs if r["peer_gap_s"] is not None]
         done = len(gaps) == self.reps
+        waits = [r["peer_wait_s"] for r in runs if r.get("peer_wait_s") is not None]
         return {"mode": self.name, "status": "completed" if done else runs[-1]["status"],
                 "peer_gap_s": statistics.median(gaps) if done else None,
                 "gaps_s": [round(g, 2) for g in gaps],
+                "peer_wait_s": statistics.median(waits) if done else None,
+                "waits_s": [round(w, 2) for w in waits],
                 "qemu_downtime_ms": [r["qemu_downtime_ms"] for r in runs],
                 "runs": runs}
 
@@ -205,6 +216,7 @@ class Mode:
                 pcs.stop()
 
     def _once(self, src, dst, mark, names, restores, sampler, pcs) -> dict:
+        self.stalled = None
         with self.peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
             time.sleep(3)
             t0 = time.time()
@@ -221,10 +233,15 @@ class Mode:
             resumed = self.wait_replies(ps, t1) if res["status"] == "completed" else False
             time.sleep(2)
         gap = ps.trace.max_gap(t0, time.time()) if resumed else None
+        # requests of the last second may still be on their way back
+        wait = max_wait(ps.trace, t0, time.time() - 1.0) if resumed else None
         out = {"mode": self.name, "status": res["status"], "peer_gap_s": gap,
+               "peer_wait_s": wait,
                "qemu_downtime_ms": res.get("downtime"),
                "qemu_total_ms": res.get("total-time"),
                "migrate_s": round(t1 - t0, 2)}
+        if self.stalled:
+            out["stalled_path"] = self.stalled
         if gap is not None:
             # where the gap sits against the driver's take and hand-over
             a, b = self.gap_edges(ps.trace, t0)
@@ -294,19 +311,61 @@ class Mode:
                                sorted(d.items(), key=lambda x: -x[1]) if v >= TICK_MS}}
 
     def wait_replies(self, ps, since: float) -> bool:
-        """True once the peer hears the guest again after @since."""
+        """True once the peer hears the guest again after @since. A gap
+        still open after STALLED_S is an outlier: the path to the guest is
+        recorded while it is broken (self.stalled), not after it healed."""
         t = time.time()
         while time.time() - t < RESUME_TIMEOUT:
             r = self.peer.ping(L2_IP, count=1, interval=0.2, deadline=2)
             if r.received:
                 return True
+            if self.stalled is None and time.time() - since > STALLED_S:
+                self.stalled = self.path_state()
+                print(f"{self.log}: {self.name}: no reply {STALLED_S} s after the "
+                      f"switch-over; the path: {json.dumps(self.stalled)}", flush=True)
         return False
+
+    def path_state(self) -> dict:
+        """Where the peer's frames for the L2 go: the peer's ARP entry for
+        it, which L1 bridge port (if any) has learnt the L2's MAC (br0's
+        forwarding table, 16-byte records: MAC, then the port number; L1
+        has no `bridge` tool), the PF's VF MACs (the pool the 82576
+        switches them to) and each tap's counters (rx: what its QEMU sent,
+        tx: what the bridge gave it)."""
+        neigh = self.peer.run(["ip", "neigh", "show", "to", L2_IP], check=False).out.strip()
+        mac = neigh.split(" lladdr ")[1].split()[0] if " lladdr " in neigh else "none"
+        l1 = self.l1.sh(
+            f"pf=$(bench-setup -s | sed -n 's/.*pfif=//p'); ip link show $pf | grep ' vf '; "
+            "for p in /sys/class/net/*/brport; do d=${p%/brport}; "
+            "echo \"port ${d##*/} $(cat $p/port_no)\"; done; "
+            "[ -d /sys/class/net/br0 ] && od -An -tx1 -v -w16 /sys/class/net/br0/brforward "
+            f"| grep -i '{mac.replace(':', ' ')}' | sed 's/^/fdb /'; "
+            "for t in tap-src tap-dst; do [ -d /sys/class/net/$t ] && "
+            "echo $t $(cat /sys/class/net/$t/statistics/rx_packets "
+            "/sys/class/net/$t/statistics/tx_packets /sys/class/net/$t/operstate); done",
+            check=False).out.strip()
+        return {"peer_neigh": neigh, "l1": l1.splitlines()}
 
 
 class CompscLog(Mode):
     name = "compsc-log"
     guest_timeline = True
     bar_mmap = True     # as QEMU does by default
+
+    def run(self) -> dict:
+        """After this mode the next one's virtio-net L2, behind the PF in
+        br0, answered broadcast ARP but no unicast frame (3 runs of
+        `BENCH_E2E_MODES="compsc-log virtio"`, also with the VFs' MACs set
+        back and with br0's learning fixed; br0 had the L2's MAC on the
+        right tap): frames for a MAC no pool has never reached the PF, so
+        some receive state of the VFs' pools outlived their L2s (L1 cannot
+        read the pool registers: /dev/mem refuses them). A reset of each
+        VF (FLR, after which the PF resets its side of the VF) ends it."""
+        try:
+            return super().run()
+        finally:
+            self.l1.sh(f"for d in {self.l1.vf0} {self.l1.vf1}; do "
+                       "echo 1 > /sys/bus/pci/devices/$d/reset; done", check=False)
 
 
 class Unplug(Mode):
@@ -397,11 +456,12 @@ def link_latest(top: Path, out: Path) -> None:
     latest.symlink_to(out.name)
 
 
-def ratio(num: dict, den: dict) -> str:
-    """Peer-seen downtime @num / @den, or nan when either did not complete."""
-    if num["peer_gap_s"] is None or den["peer_gap_s"] is None:
+def ratio(num: dict, den: dict, key: str = "peer_gap_s") -> str:
+    """Peer-seen downtime @num / @den (by @key), or nan when either did
+    not complete."""
+    if num.get(key) is None or den.get(key) is None:
         return "nan"
-    return f"{num['peer_gap_s'] / den['peer_gap_s']:.2f}"
+    return f"{num[key] / den[key]:.2f}"
 
 
 def vs_qemu(r: dict) -> str:
@@ -418,6 +478,10 @@ def report(results: dict) -> int:
     print("bench-e2e: peer-seen downtime (s): " + " ".join(
         f"{k}={'-' if v['peer_gap_s'] is None else round(v['peer_gap_s'], 2)}"
         for k, v in results.items()))
+    print("bench-e2e: longest wait of a request for the guest (s): " + " ".join(
+        f"{k}={'-' if v.get('peer_wait_s') is None else round(v['peer_wait_s'], 2)}"
+        for k, v in results.items()) +
+        f" compsc_vs_pv={ratio(log, results['virtio'], 'peer_wait_s')}")
     print(f"bench-e2e: compsc_vs_pv={ratio(log, results['virtio'])} "
           f"compsc_vs_unplug={ratio(log, results['unplug'])} "
           f"converged={'yes' if converged else 'no'} "
