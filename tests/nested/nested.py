@@ -465,9 +465,10 @@ class L1(VM):
         """Start the L2 @name again after its kernel panicked in
         start_kernel(), once per l2_start(); BenchError the second time.
 
-        Debian's kernel can take a level-triggered interrupt while
-        setup_IO_APIC() is still allocating the pin's irq (NULL chip data
-        in io_apic_modify_irq; seen once, on 2026-11-27, under TCG).
+        Debian's kernel takes interrupts in setup_IO_APIC(); a legacy one
+        that arrives in mp_irqdomain_alloc() between the pin's irq getting
+        the IO-APIC's chip and that chip's data finds NULL chip_data in
+        io_apic_modify_irq() (seen once, on 2026-11-27, under TCG).
         No CompSC code has run by then (igbvf is a module l2-init loads)
         and the test has not begun, so a second boot is not a retry of
         anything under test. The console is kept out of /run/l2logs, where
