@@ -1,12 +1,14 @@
 """What testpmd asks the PF through the CompSC igb VF PMD (a new MAC, a VLAN filter, a multicast address) is in effect after a stand-in migration onto a PF that forgot the VF: traffic from the peer proves each, first with the host importing the PF's record (no mailbox message), then with the host skipping it and the PMD replaying its own log (reset, area, log)."""
 
+import time
+
 from compscmig import compsc_vfs, load_compsc, migrate  # noqa: F401
 from compscpf import vlan_arp
 from dpdkvm import TestPmd, require_testpmd
 
 NEW_MAC = "02:77:00:00:00:99"
 VID = 100
-GROUP, GROUP_MAC = "239.1.2.3", "01:00:5e:01:02:03"
+GROUP_MAC = "01:00:5e:01:02:03"  # 239.1.2.3
 TRIES = 3
 
 
@@ -16,10 +18,12 @@ def mac_answers(peer, ip: str) -> int:
     return peer.ping(ip, count=TRIES, interval=0.2, deadline=10).received
 
 
-def group_answers(peer) -> int:
-    r = peer.run(f"ping -n -c {TRIES} -i 0.2 -w 10 -I {peer.bridge} {GROUP}",
-                 check=False)
-    return r.out.count("bytes from")
+def group_answers(peer, vf) -> int:
+    """ARP requests sent to the group's MAC: only a VF whose multicast
+    filter takes the group receives them (icmpecho answers any ARP). Not
+    pings to the group: icmpecho would answer from the group's MAC, a
+    source the peer's bridge drops."""
+    return vlan_arp(peer, 0, f"10.77.0.{95 + vf.index}", TRIES, dst=GROUP_MAC)
 
 
 def vlan_answers(peer, vf) -> int:
@@ -28,9 +32,20 @@ def vlan_answers(peer, vf) -> int:
     return vlan_arp(peer, VID, f"10.77.{VID}.{10 + vf.index}", TRIES, any_tag=True)
 
 
+def commands(tp, *lines: str, timeout: float = 10) -> None:
+    """Interactive testpmd lines, returning once it prompted after each."""
+    n = tp.log().count("testpmd> ")
+    for line in lines:
+        tp.command(line)
+    deadline = time.time() + timeout
+    while tp.log().count("testpmd> ") < n + len(lines):
+        assert time.time() < deadline, f"testpmd did not take {lines}: {tp.log()[-2000:]}"
+        time.sleep(0.2)
+
+
 def in_effect(peer, vf, ip: str) -> dict:
     return {"mac": mac_answers(peer, ip), "vlan": vlan_answers(peer, vf),
-            "multicast": group_answers(peer)}
+            "multicast": group_answers(peer, vf)}
 
 
 def test_dpdk_replay(vm, compsc_vfs, peer, measure):
@@ -43,15 +58,17 @@ def test_dpdk_replay(vm, compsc_vfs, peer, measure):
         # the VF's own unless it is trusted
         vm.run(f"ip link set {vm.pf_if} vf {vf.index} trust on")
         peer.run(f"ip neigh replace {ip} lladdr {NEW_MAC} dev {peer.bridge} nud permanent")
-        tp = TestPmd.start(vm, vf, interactive=True,
-                           app="--no-promisc --enable-hw-vlan-filter")
+        tp = TestPmd.start(vm, vf, interactive=True, app="--enable-hw-vlan-filter")
+        # testpmd turns promiscuous mode on at start: the PF refuses the
+        # unicast half (NACK), after setting the multicast half, which
+        # would let any group in. Off, the PF acknowledges it (logged).
+        commands(tp, "set promisc 0 off")
         assert peer.ping(vf.ip, count=5, interval=0.1).received == 5
         # none of it works before testpmd asks: the checks can fail
         before = in_effect(peer, vf, ip)
         assert before == {"mac": 0, "vlan": 0, "multicast": 0}, before
-        tp.command(f"mac_addr set 0 {NEW_MAC}")
-        tp.command(f"rx_vlan add {VID} 0")
-        tp.command(f"mcast_addr add 0 {GROUP_MAC}")
+        commands(tp, f"mac_addr set 0 {NEW_MAC}", f"rx_vlan add {VID} 0",
+                 f"mcast_addr add 0 {GROUP_MAC}")
         asked = in_effect(peer, vf, ip)
         assert asked == {"mac": TRIES, "vlan": TRIES, "multicast": TRIES}, (
             asked, tp.log()[-2000:])
