@@ -168,9 +168,6 @@ void compsc_vf_opset_commit(struct compsc_vf *vf)
 			 compsc_strerror(err));
 }
 
-#define COMPSC_VF_MBX_ACK	0x80000000u
-#define COMPSC_VF_MBX_NACK	0x40000000u
-
 void compsc_vf_mbx_sent(struct compsc_vf *vf, const u32 *msg, u16 words)
 {
 	if (!vf)
@@ -179,23 +176,25 @@ void compsc_vf_mbx_sent(struct compsc_vf *vf, const u32 *msg, u16 words)
 	memcpy(vf->mbx_msg, msg, vf->mbx_len);
 }
 
+/* What is kept, and how, is compsc/mbx.h's rule, shared with compsc/uvf.h */
 void compsc_vf_mbx_answered(struct compsc_vf *vf, const u32 *reply)
 {
 	u32 key, len;
+	int err;
 
 	if (!vf || !vf->mbx_len)
 		return;
 	len = vf->mbx_len;
 	vf->mbx_len = 0;
-	if (!reply || (reply[0] & 0xffff) != (vf->mbx_msg[0] & 0xffff) ||
-	    (reply[0] & (COMPSC_VF_MBX_ACK | COMPSC_VF_MBX_NACK)) !=
-	    COMPSC_VF_MBX_ACK)
+	if (!compsc_mbx_acked(vf->mbx_msg, reply))
 		return;
 	key = vf->ops->msg_key(vf, vf->mbx_msg, &len);
-	if (key & COMPSC_VF_KEY_DEL)
-		compsc_vf_forget(vf, key & ~COMPSC_VF_KEY_DEL);
-	else if (key)
-		compsc_vf_record(vf, key, vf->mbx_msg, len);
+	spin_lock_bh(&vf->log_lock);
+	err = compsc_mbx_log(&vf->log, key, vf->mbx_msg, len);
+	spin_unlock_bh(&vf->log_lock);
+	if (err)
+		dev_warn_ratelimited(vf->dev, "CompSC: message %#x not kept: %s\n",
+				     key, compsc_strerror(err));
 }
 
 void compsc_vf_msg_sent(struct compsc_vf *vf, u32 op, const void *msg,

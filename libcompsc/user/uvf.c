@@ -222,3 +222,74 @@ int compsc_uvf_ctr_final(struct compsc_uvf *vf, u32 i, u32 *final)
 	WRITE_ONCE(c->flags, c->flags & ~COMPSC_CTR_F_SAVED);
 	return 1;
 }
+
+/* ---- the replay log ------------------------------------------------------ */
+
+void compsc_uvf_mbx_sent(struct compsc_uvf *vf, const u32 *msg, u32 nwords)
+{
+	if (!vf || !vf->ops->msg_key)
+		return;
+	if (nwords > COMPSC_UVF_MBX_WORDS)
+		nwords = COMPSC_UVF_MBX_WORDS;
+	memcpy(vf->mbx_msg, msg, nwords * sizeof(u32));
+	vf->mbx_len = nwords * (u32)sizeof(u32);
+}
+
+static int __compsc_uvf_log(struct compsc_uvf *vf, u32 key, const u32 *msg,
+			    u32 len)
+{
+	int err = compsc_mbx_log(&vf->log, key, msg, len);
+
+	if (err == -COMPSC_ENOSPC)
+		__atomic_fetch_add(&vf->replay_lost, 1, __ATOMIC_RELAXED);
+	return err;
+}
+
+int compsc_uvf_mbx_answered(struct compsc_uvf *vf, const u32 *reply)
+{
+	u32 len, key;
+
+	if (!vf || !vf->mbx_len)
+		return 0;
+	len = vf->mbx_len;
+	vf->mbx_len = 0;
+	if (!compsc_mbx_acked(vf->mbx_msg, reply))
+		return 0;
+	key = vf->ops->msg_key(vf, vf->mbx_msg, &len);
+	return __compsc_uvf_log(vf, key, vf->mbx_msg, len);
+}
+
+int compsc_uvf_record(struct compsc_uvf *vf, u32 key, const u32 *msg, u32 len)
+{
+	if (!vf || !vf->area || !key || (key & COMPSC_MBX_KEY_DEL))
+		return -COMPSC_EINVAL;
+	return __compsc_uvf_log(vf, key, msg, len);
+}
+
+/* Record @i of the log to the PF: 0 acknowledged, 1 refused or failed */
+static int __compsc_uvf_replay_one(struct compsc_uvf *vf, u32 i)
+{
+	const struct compsc_replay_rec *rec = compsc_replay_at(&vf->log, i);
+	u32 msg[COMPSC_UVF_MBX_WORDS];
+	u32 len = rec ? le16_to_cpu(rec->len) : 0;
+
+	/* the driver's own log: a record it could not have sent is skipped */
+	if (!len || len % sizeof(u32) || len > sizeof(msg))
+		return 1;
+	memcpy(msg, rec->data, len);
+	return vf->ops->send(vf, msg, len / (u32)sizeof(u32)) != 0;
+}
+
+u32 compsc_uvf_pf_replay(struct compsc_uvf *vf)
+{
+	u32 i, n = compsc_replay_count(&vf->log);
+
+	/* the new PF has no area yet: it cannot tell the next host of it */
+	if (__compsc_uvf_announce(vf, vf->iova, vf->size))
+		__atomic_fetch_add(&vf->replay_nacks, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++)
+		if (__compsc_uvf_replay_one(vf, i))
+			__atomic_fetch_add(&vf->replay_nacks, 1,
+					   __ATOMIC_RELAXED);
+	return 1 + n;
+}

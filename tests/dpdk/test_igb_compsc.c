@@ -7,13 +7,16 @@
  * host write side takes the area found at the address the message gave.
  * Checks: a refusing PF leaves the port stock with nothing allocated; an
  * accepting PF gets a valid area; bursts run inside the read side, return
- * nothing without calling the stock burst while the host holds the device
- * or after a migration the PMD cannot restore (the host did not configure
- * the new PF); after one it can, the first burst runs the port's restore
- * once with the heads the host saved and the port passes traffic again;
- * the counters' values the host saved are handed out once; CompSC's
- * xstats count the restores, the refused one and the shifts exactly; the
- * control path waits its bound; close withdraws the area and frees it.
+ * nothing without calling the stock burst while the host holds the device;
+ * after a migration the first burst runs the port's restore once with the
+ * heads the host saved and the port passes traffic again, with no mailbox
+ * message when the host configured the new PF and, when it did not, after
+ * the VF reset, the area and the replay log (what the PF acknowledged,
+ * oldest first) went to the new PF; received pages are marked dirty only
+ * while the host logs; the counters' values the host saved are handed out
+ * once; CompSC's xstats count the restores, the refused one, the shifts,
+ * the path and its messages and the marked pages exactly; the control
+ * path waits its bound; close withdraws the area and frees it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +24,7 @@
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_mbuf.h>
 #include <rte_memzone.h>
 
 #include <compsc/compsc.h>
@@ -38,12 +42,14 @@ static int failures;
 	}								\
 } while (0)
 
-/* The PF: ACK or NACK, and what the last message said */
+/* The PF: ACK or NACK, what the area message said, what it was sent */
 struct fake_pf {
 	int refuse;
 	int sends;
 	u64 gpa;
 	u32 size;
+	uint32_t types[16];	/* message types, in the order sent */
+	int resets;		/* VF reset handshakes */
 };
 
 static int
@@ -51,11 +57,25 @@ fake_send(void *hw, const uint32_t *msg, uint16_t nwords)
 {
 	struct fake_pf *pf = hw;
 
+	if (pf->sends < 16)
+		pf->types[pf->sends] = msg[0] & 0xffff;
 	pf->sends++;
 	if (pf->refuse)
 		return 1;
+	if ((msg[0] & 0xffff) != COMPSC_MBX_AREA)
+		return 0;
 	return compsc_mbx_area_decode(msg, nwords, &pf->gpa, &pf->size) ?
 	       1 : 0;
+}
+
+/* The VF reset handshake: a new PF with no MAC for the VF NACKs it */
+static int
+fake_reset(void *hw)
+{
+	struct fake_pf *pf = hw;
+
+	pf->resets++;
+	return -EIO;
 }
 
 static int rx_calls, tx_calls;
@@ -94,8 +114,8 @@ fake_restore(void *dev, const uint32_t *rx_head, const uint32_t *tx_head)
 static struct igb_compsc *
 create(uint16_t port, struct fake_pf *pf)
 {
-	return igb_compsc_create(port, SOCKET_ID_ANY, pf, fake_send, NULL,
-				 fake_restore);
+	return igb_compsc_create(port, SOCKET_ID_ANY, pf, fake_send,
+				 fake_reset, NULL, fake_restore);
 }
 
 static u64
@@ -211,32 +231,120 @@ host_migrate(struct fake_pf *pf, const uint32_t *heads, u32 flags)
 	compsc_writer_release(ctl);
 }
 
-/* A new PF the host did not configure: the port stays quiet, keeps its area. */
+/* CompSC's xstat @name, or -1 */
+static int64_t
+xstat(struct igb_compsc *cs, const char *name)
+{
+	struct rte_eth_xstat_name names[IGB_COMPSC_NB_XSTATS];
+	struct rte_eth_xstat xs[IGB_COMPSC_NB_XSTATS];
+	unsigned int i;
+
+	igb_compsc_xstats_names(names);
+	igb_compsc_xstats(cs, xs, 0);
+	for (i = 0; i < IGB_COMPSC_NB_XSTATS; i++)
+		if (!strcmp(names[i].name, name))
+			return (int64_t)xs[i].value;
+	return -1;
+}
+
+/* The port asks the PF @msg, which answers @answer (ACK or NACK) */
 static void
-test_migrated_unconfigured(void)
+ask(struct igb_compsc *cs, const uint32_t *msg, uint16_t n, uint32_t answer)
+{
+	uint32_t reply[2] = { answer | (msg[0] & 0xffff), 0 };
+
+	igb_compsc_mbx_sent(cs, msg, n);
+	igb_compsc_mbx_answered(cs, reply);
+}
+
+static struct rte_mempool *pool;
+
+/* A stock burst that receives @n one-byte frames into real mbufs */
+static uint16_t
+mbuf_rx(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	(void)q;
+	rx_calls++;
+	for (i = 0; i < n; i++) {
+		pkts[i] = rte_pktmbuf_alloc(pool);
+		if (pkts[i] == NULL)
+			return i;
+		pkts[i]->data_len = 1;
+		pkts[i]->pkt_len = 1;
+	}
+	return n;
+}
+
+static uint16_t
+rx_free(struct igb_compsc *cs, uint16_t n)
+{
+	struct rte_mbuf *pkts[32];
+	uint16_t got = igb_compsc_rx(cs, NULL, pkts, n);
+
+	rte_pktmbuf_free_bulk(pkts, got);
+	return got;
+}
+
+/*
+ * A new PF the host did not configure: the first burst resets the VF,
+ * registers the area and replays what the PF acknowledged, oldest first,
+ * then restores the rings; a host-configured one sends nothing. Received
+ * pages are marked only while the host logs.
+ */
+static void
+test_migrated_replayed(void)
 {
 	static const uint32_t heads[] = { 5, 0, 7, 0 };
+	const uint8_t mac[6] = { 0x02, 0x77, 0, 0, 0, 0x99 };
+	const uint32_t vlan[2] = { 0x04 | 1u << 16, 100 };
+	const uint32_t mac2[3] = { 0x02, 0x11223302, 0x5566 };
 	struct fake_pf pf = { 0 };
 	struct igb_compsc *cs = create(2, &pf);
-	struct rte_mbuf *pkts[32];
 	struct compsc_slot *slots;
+	struct compsc_area_ctl *ctl;
 	u32 n;
 
-	CHECK(cs != NULL);
-	if (cs == NULL)
+	CHECK(cs != NULL && pool != NULL);
+	if (cs == NULL || pool == NULL)
 		return;
-	igb_compsc_set_bursts(cs, fake_rx, fake_tx);
-	host_migrate(&pf, heads, 0);
+	igb_compsc_set_bursts(cs, mbuf_rx, fake_tx);
+	igb_compsc_record_mac(cs, mac);
+	ask(cs, vlan, 2, COMPSC_MBX_ACK);
+	ask(cs, mac2, 3, COMPSC_MBX_NACK);	/* refused: never replayed */
 	rx_calls = 0;
 	restore_calls = 0;
-	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 0 && rx_calls == 0);
-	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 0 && rx_calls == 0);
-	CHECK(restore_calls == 0);
+	restore_ret = 0;
+	CHECK(rx_free(cs, 8) == 8 && xstat(cs, "compsc_dirty_pages") == 0);
+	ctl = host_ctl(&pf, &slots, &n);
+	ctl->flags = cpu_to_le32(COMPSC_F_DIRTY_LOG);	/* a logging round */
+	CHECK(rx_free(cs, 8) == 8 && xstat(cs, "compsc_dirty_pages") == 8);
+	ctl->flags = 0;
+	CHECK(rx_free(cs, 8) == 8 && xstat(cs, "compsc_dirty_pages") == 8);
+
+	host_migrate(&pf, heads, 0);
+	CHECK(rx_free(cs, 32) == 32 && rx_calls == 4);
+	CHECK(restore_calls == 1 && pf.resets == 1);
+	CHECK(pf.sends == 4 && pf.types[1] == COMPSC_MBX_AREA &&
+	      pf.types[2] == 0x02 && pf.types[3] == 0x04);
+	CHECK(pf.gpa != 0);
+	CHECK(xstat(cs, "compsc_restores") == 1);
+	CHECK(xstat(cs, "compsc_host_restores") == 0);
+	CHECK(xstat(cs, "compsc_restore_msgs") == 4);	/* reset, area, 2 */
+	CHECK(xstat(cs, "compsc_replay_nacks") == 0);
+	CHECK(xstat(cs, "compsc_replay_lost") == 0);
+
+	host_migrate(&pf, heads, COMPSC_F_HOST_CONFIGURED);
+	CHECK(rx_free(cs, 32) == 32 && restore_calls == 2);
+	CHECK(pf.sends == 4 && pf.resets == 1);
+	CHECK(xstat(cs, "compsc_host_restores") == 1);
+	CHECK(xstat(cs, "compsc_restore_msgs") == 0);
 	(void)host_ctl(&pf, &slots, &n);
 	CHECK(compsc_readers_inside(slots, n) == 0);
-	igb_compsc_destroy(cs);		/* cannot enter: area leaked */
-	CHECK(pf.sends == 1);
-	CHECK(rte_memzone_lookup("igbvf_compsc_2") != NULL);
+	igb_compsc_destroy(cs);
+	CHECK(pf.sends == 5 && pf.gpa == 0);
+	CHECK(rte_memzone_lookup("igbvf_compsc_2") == NULL);
 }
 
 /* CompSC's xstats: names as the kernel igbvf's, values as counted */
@@ -257,6 +365,11 @@ check_xstats(struct igb_compsc *cs, uint64_t restores, uint64_t refused,
 	CHECK(!strcmp(names[3].name, "compsc_tx_shift_total") &&
 	      xs[3].value == tx_shift);
 	CHECK(!strcmp(names[5].name, "compsc_restore_us"));
+	CHECK(!strcmp(names[6].name, "compsc_replay_lost"));
+	CHECK(!strcmp(names[7].name, "compsc_host_restores"));
+	CHECK(!strcmp(names[8].name, "compsc_restore_msgs"));
+	CHECK(!strcmp(names[9].name, "compsc_replay_nacks"));
+	CHECK(!strcmp(names[10].name, "compsc_dirty_pages"));
 	CHECK(xs[0].id == 5 && xs[IGB_COMPSC_NB_XSTATS - 1].id ==
 	      5 + IGB_COMPSC_NB_XSTATS - 1);
 }
@@ -325,7 +438,9 @@ main(int argc, char **argv)
 	}
 	test_refused();
 	test_registered();
-	test_migrated_unconfigured();
+	pool = rte_pktmbuf_pool_create("test_igb_compsc", 255, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	test_migrated_replayed();
 	test_migrated_restored();
 	rte_eal_cleanup();
 	if (failures)

@@ -37,10 +37,13 @@ def migrate_forgotten(vm, vf, **opts) -> dict:
     return res
 
 
-def vlan_arp(peer, vid: int, addr: str, count: int = 3) -> int:
-    """Tagged ARP requests for addr in VLAN vid from the peer's bridge;
-    returns the answers that came back tagged vid (the host has no 8021q,
-    so the peer cannot have a VLAN device: vlanarp.py speaks 802.1Q)."""
+def vlan_arp(peer, vid: int, addr: str, count: int = 3,
+             any_tag: bool = False, dst: str = "") -> int:
+    """Tagged ARP requests for addr in VLAN vid (0: untagged) from the
+    peer's bridge, broadcast or to dst; returns the answers that came back
+    tagged vid (any_tag: or untagged) (the host has no 8021q, so the peer
+    cannot have a VLAN device: vlanarp.py speaks 802.1Q)."""
+    opts = (["--any-tag"] if any_tag else []) + ([f"--dst={dst}"] if dst else [])
     r = peer.run([sys.executable, str(HERE / "vlanarp.py"), peer.bridge,
-                  str(vid), addr, str(count)], timeout=30)
+                  str(vid), addr, str(count)] + opts, timeout=30)
     return int(r.out.strip() or 0)

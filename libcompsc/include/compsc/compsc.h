@@ -448,6 +448,34 @@ u64 compsc_counter_update(struct compsc_counter *c, u32 hw);
 u64 compsc_counter_rebase(struct compsc_counter *c, u32 hw_final, u32 hw_now);
 
 /* ------------------------------------------------------------------ */
+/* DMA-dirtied pages                                                   */
+/* ------------------------------------------------------------------ */
+
+/* The dirty log's granule: 4 KiB, the smallest page any host tracks. */
+#define COMPSC_DIRTY_PAGE	4096ul
+
+/*
+ * compsc_mark_dirty() - make a hypervisor's dirty log see the @len bytes
+ * at @addr a device wrote: DMA bypasses the CPU's page tables, so the
+ * host's log misses them. Writing one byte back with its own value
+ * changes nothing but dirties the page; a buffer may straddle pages, so
+ * every page of the range gets its byte. Returns the pages marked. The
+ * caller owns the buffer (the device is done with it).
+ */
+static inline u32 compsc_mark_dirty(void *addr, u32 len)
+{
+	u8 *b = (u8 *)addr, *end = b + len;
+	u32 pages = 0;
+
+	for (; b < end; pages++) {
+		WRITE_ONCE(*b, READ_ONCE(*b));
+		b = (u8 *)(((unsigned long)b + COMPSC_DIRTY_PAGE) &
+			   ~(COMPSC_DIRTY_PAGE - 1));
+	}
+	return pages;
+}
+
+/* ------------------------------------------------------------------ */
 /* Ring shifting                                                       */
 /* ------------------------------------------------------------------ */
 

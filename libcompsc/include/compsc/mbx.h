@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
 /*
- * compsc/mbx.h - the VF-to-PF mailbox message that registers a shared area.
+ * compsc/mbx.h - the VF-to-PF mailbox message that registers a shared area,
+ * and the rules by which a driver logs the PF messages it sends.
  *
  * The guest VF driver tells the PF where its area is; the PF validates the
  * message and hands the address to whichever host glue owns the VF. A stock
@@ -41,5 +42,41 @@ int compsc_mbx_area_encode(u32 *msg, u32 nwords, u64 gpa, u32 size);
  * hold the area (both 0 = unregister).
  */
 int compsc_mbx_area_decode(const u32 *msg, u32 nwords, u64 *gpa, u32 *size);
+
+/*
+ * Intel VF mailboxes (82576: igbvf and the igb VF PMD; 82599: ixgbevf):
+ * the message type is in bits 15:0 of word 0, and the PF answers with
+ * that type | COMPSC_MBX_ACK, or | COMPSC_MBX_NACK when it refused. The
+ * replay log keeps only what the PF acknowledged: that is the VF state it
+ * holds (a MAC refused under an administrator's MAC is never replayed).
+ * These rules are shared by the kernel helper (compsc/vf.h) and the
+ * userspace one (compsc/uvf.h).
+ */
+#define COMPSC_MBX_TYPE_MASK	0xffffu
+#define COMPSC_MBX_ACK		0x80000000u
+#define COMPSC_MBX_NACK		0x40000000u
+/* A message key with this bit: the message removes what the key recorded */
+#define COMPSC_MBX_KEY_DEL	0x80000000u
+
+struct compsc_replay;
+
+/** compsc_mbx_acked() - 1 when @reply acknowledges @msg (same type, ACK, no NACK), else 0. */
+int compsc_mbx_acked(const u32 *msg, const u32 *reply);
+/*
+ * compsc_mbx_log() - an acknowledged message into @l by its @key: 0 keeps
+ * nothing, key | COMPSC_MBX_KEY_DEL forgets the key, any other key is
+ * recorded as @len bytes of @msg (last write per key wins). 0, or
+ * -COMPSC_ENOSPC when the log is full (the message is not kept), or
+ * another -COMPSC_E* code.
+ */
+int compsc_mbx_log(struct compsc_replay *l, u32 key, const u32 *msg, u32 len);
+/*
+ * compsc_82576vf_msg_key() - the replay log key of an 82576 VF message the
+ * igb PF keeps as VF state: its type (MAC, multicast list, max frame,
+ * promiscuous modes), a VLAN's type | id << 16 (| COMPSC_MBX_KEY_DEL when
+ * it removes the VLAN), 0 for the rest (reset, the area). Shortens *@len
+ * of a multicast list to the words its hash count uses.
+ */
+u32 compsc_82576vf_msg_key(const u32 *msg, u32 *len);
 
 #endif /* COMPSC_MBX_H */

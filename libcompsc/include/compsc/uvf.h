@@ -36,7 +36,17 @@ struct compsc_uvf_ops {
 	 * reports -COMPSC_EBUSY and counts in restore_missing.
 	 */
 	int (*restore)(struct compsc_uvf *vf);
+	/*
+	 * Optional. The replay log key of a mailbox message the PF keeps as
+	 * VF state (compsc/mbx.h: 0 none, | COMPSC_MBX_KEY_DEL forgets); may
+	 * shorten *@len to the bytes the PF reads. Without it nothing is
+	 * logged (compsc_uvf_mbx_sent() and _answered() do nothing).
+	 */
+	u32 (*msg_key)(struct compsc_uvf *vf, const u32 *msg, u32 *len);
 };
+
+/* Longest mailbox message logged (Intel VF mailboxes: 16 words) */
+#define COMPSC_UVF_MBX_WORDS	16
 
 /* What the host must save for the driver, as in compsc/vf.h. */
 struct compsc_uvf_desc {
@@ -61,10 +71,21 @@ struct compsc_uvf {
 	void *priv;			/* the driver's, for its ops */
 	struct compsc_env env;		/* waits of the control path */
 	u64 wait_ns;			/* bound of those waits */
+	/*
+	 * The message sent last, until the PF's answer (mbx_len 0: none).
+	 * Written only by the control path, which the driver serialises
+	 * (ethdev: one thread configures a port at a time), inside the read
+	 * side; the restore reads the log while every other entry backs off.
+	 */
+	u32 mbx_msg[COMPSC_UVF_MBX_WORDS];
+	u32 mbx_len;			/* bytes */
 	/* statistics, relaxed atomic adds: any thread may count */
 	u64 busy;		/* entries that found the host holding the device */
 	u64 restores;		/* restores that ran */
 	u64 restore_missing;	/* migrations found without a restore op */
+	u64 replay_lost;	/* acknowledged messages the full log could not keep */
+	u64 replay_nacks;	/* replayed messages the new PF refused */
+	u64 dirty_pages;	/* pages marked dirty (compsc_uvf_mark_dirty()) */
 };
 
 /** compsc_uvf_area_size() - bytes of area @d needs, 0 if out of range. */
@@ -145,5 +166,49 @@ int compsc_uvf_host_configured(const struct compsc_uvf *vf);
 int compsc_uvf_ctr_final(struct compsc_uvf *vf, u32 i, u32 *final);
 /* compsc_uvf_mem_copied() - 1 when guest memory came from another host (COMPSC_F_MEM_COPIED). */
 int compsc_uvf_mem_copied(const struct compsc_uvf *vf);
+
+/*
+ * The replay log: what the driver asked the PF and the PF acknowledged,
+ * kept in the area by compsc/mbx.h's rules (as the kernel helper keeps
+ * it), for a destination that cannot configure the new PF itself. The
+ * driver wraps its mailbox's posted write and read: _mbx_sent() with the
+ * message, _mbx_answered() with the PF's answer (NULL: none came).
+ */
+void compsc_uvf_mbx_sent(struct compsc_uvf *vf, const u32 *msg, u32 nwords);
+/*
+ * compsc_uvf_mbx_answered() - log the message sent last if @reply
+ * acknowledges it. 0, or -COMPSC_ENOSPC when the log is full: the message
+ * is not kept (counted in replay_lost; the log is bounded, as the PF's
+ * table is).
+ */
+int compsc_uvf_mbx_answered(struct compsc_uvf *vf, const u32 *reply);
+/* compsc_uvf_record() - keep @key = @msg (@len bytes) as if the PF had just acknowledged it. */
+int compsc_uvf_record(struct compsc_uvf *vf, u32 key, const u32 *msg, u32 len);
+/*
+ * compsc_uvf_pf_replay() - restore op on a destination whose host did not
+ * configure the new PF (compsc_uvf_host_configured() is 0), after the
+ * driver's own VF reset handshake: register the area with the new PF and
+ * send it every message the log keeps, oldest first, through ops->send.
+ * Returns the messages sent (the area's included); the ones refused
+ * count in replay_nacks.
+ */
+u32 compsc_uvf_pf_replay(struct compsc_uvf *vf);
+
+/* compsc_uvf_dirty_logging() - 1 while the host logs dirty pages: mark what the device writes. */
+static inline int compsc_uvf_dirty_logging(const struct compsc_uvf *vf)
+{
+	return !!(le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) &
+		  COMPSC_F_DIRTY_LOG);
+}
+
+/*
+ * compsc_uvf_mark_dirty() - compsc_mark_dirty() on @len bytes the device
+ * wrote at @addr (a received buffer); returns the pages, which the caller
+ * adds to dirty_pages once per burst.
+ */
+static inline u32 compsc_uvf_mark_dirty(void *addr, u32 len)
+{
+	return compsc_mark_dirty(addr, len);
+}
 
 #endif /* COMPSC_UVF_H */

@@ -51,7 +51,7 @@ struct compsc_vf;
 /* Longest opcode-and-buffer message recorded (virtchnl: one AQ buffer) */
 #define COMPSC_VF_MSG_MAX	4096
 /* compsc_vf_ops.msg_key(): the message removes what its key recorded */
-#define COMPSC_VF_KEY_DEL	0x80000000u
+#define COMPSC_VF_KEY_DEL	COMPSC_MBX_KEY_DEL
 
 /* How long process-context paths wait for the host to hand the device back */
 #define COMPSC_VF_WAIT_MS	5000
@@ -564,20 +564,12 @@ static inline bool compsc_vf_dirty_logging(struct compsc_vf *vf)
  * @addr: first byte the device wrote, owned by the CPU (unmapped or synced)
  * @len: bytes it wrote
  *
- * Device writes bypass the CPU's page tables, so a hypervisor tracking
- * dirty pages through them misses them. Writing one byte back with its
- * own value changes nothing but dirties the page; a buffer may straddle
- * a page boundary, so every page of the range gets its byte.
+ * compsc_mark_dirty() (compsc.h, shared with the userspace helper), counted.
  */
 static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 					unsigned int len)
 {
-	u8 *b = addr, *end = b + len;
-
-	for (; b < end; b = PTR_ALIGN(b + 1, PAGE_SIZE)) {
-		WRITE_ONCE(*b, READ_ONCE(*b));
-		vf->dirty_pages++;
-	}
+	vf->dirty_pages += compsc_mark_dirty(addr, len);
 }
 
 /* ---------------------------------------------------------------- ethtool -S */
