@@ -29,6 +29,15 @@ DBG = "/sys/kernel/debug/compsc_bench"
 ECHO = "/bin/busybox echo"
 
 
+def dirty_log(vm: VM, vf: VF, value: int | None = None) -> int:
+    """The stand-in's dirty_log switch for @vf: set to @value when given;
+    what it reads afterwards."""
+    path = f"{DBG}/{vf.bdf}/dirty_log"
+    if value is not None:
+        vm.run(f"echo {value} > {path}")
+    return int(vm.get(path).strip())
+
+
 def _mod(*parts: str) -> str:
     return Bench.guest_module(*parts)
 

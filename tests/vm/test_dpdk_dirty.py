@@ -1,16 +1,9 @@
 """Dirty logging with the CompSC igb VF PMD: while the stand-in's dirty_log is set, every frame testpmd receives marks one or two pages (compsc_dirty_pages in its xstats); with it clear, none is marked."""
 
-from compscmig import DBG, compsc_vfs, load_compsc  # noqa: F401
+from compscmig import DBG, compsc_vfs, dirty_log, load_compsc  # noqa: F401
 from dpdkvm import TestPmd, require_testpmd
 
 PINGS = 30
-
-
-def dirty_log(vm, vf, value=None) -> int:
-    path = f"{DBG}/{vf.bdf}/dirty_log"
-    if value is not None:
-        vm.run(f"echo {value} > {path}")
-    return int(vm.get(path).strip())
 
 
 def rx_and_dirty(tp) -> tuple[int, int]:

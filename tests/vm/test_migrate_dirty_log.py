@@ -1,15 +1,8 @@
 """Dirty logging: with the stand-in's dirty_log set, every received frame marks at least one page (compsc_dirty_pages); with it clear, nothing is marked."""
 
-from compscmig import DBG, compsc_vfs, ethtool_stats, link_stats, migrate  # noqa: F401
+from compscmig import DBG, compsc_vfs, dirty_log, ethtool_stats, link_stats, migrate  # noqa: F401
 
 PINGS = 30
-
-
-def dirty_log(vm, vf, value=None) -> int:
-    path = f"{DBG}/{vf.bdf}/dirty_log"
-    if value is not None:
-        vm.run(f"echo {value} > {path}")
-    return int(vm.get(path).strip())
 
 
 def rx_and_dirty(vm, vf) -> tuple[int, int]:
