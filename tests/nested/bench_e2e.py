@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
-from compscvm import Peer  # noqa: E402
+from compscvm import VM, Peer  # noqa: E402
 from compscmig import max_wait  # noqa: E402
 from e2e_plot import gap_parts, plot_gaps  # noqa: E402
 from pcsample import DstSampler, Symbols, window  # noqa: E402
@@ -78,6 +78,8 @@ class Mode:
     src_dev = "vf0"
     dst_dev = "vf1"
     vfioopts = ""
+    env = ""                 # more of l1lib.sh l2_start's variables
+    qemu_extra = ""          # more L2 QEMU arguments
     params: dict = {}
     reps = REPS
     guest_timeline = False   # the guest driver reports its restore (CompSC)
@@ -92,9 +94,9 @@ class Mode:
 
     def l2_start(self, name: str, port: int, dev: str, incoming: bool) -> None:
         """One L2 of this mode (its vfio-pci options, on @dev)."""
-        env = f"VFIOOPTS={self.vfioopts} " if self.vfioopts else ""
+        env = self.env + (f"VFIOOPTS={self.vfioopts} " if self.vfioopts else "")
         env += "L2NOMMAP=off " if self.bar_mmap else ""
-        inc = f" -incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
+        inc = self.qemu_extra + (f" -incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else "")
         inc += f" -name {name},debug-threads=on" if L1_CPU else ""
         self.l1.sh(f"{env}l2_start {name} {self.dev(dev)} {L2_IP} {port}{inc}")
 
@@ -368,6 +370,17 @@ class CompscLog(Mode):
                        "echo 1 > /sys/bus/pci/devices/$d/reset; done", check=False)
 
 
+class CompscDpdk(CompscLog):
+    """The same migration with DPDK's testpmd on the CompSC igb VF PMD
+    driving the VF in the L2 (l2-init's l2nic=dpdk), not the kernel's
+    igbvf: what `make bench-dpdk-nested` compares with virtio-net, the
+    path DPDK's bonding method rides on while its VF is unplugged."""
+    name = "compsc-dpdk"
+    guest_timeline = False   # the PMD's restore line has no first-xmit time
+    env = "L2MEM=512 L2APPEND=l2nic=dpdk "
+    qemu_extra = f" -cpu {VM.CPU}"   # DPDK's baseline: SSE4.2
+
+
 class Unplug(Mode):
     name = "unplug"
     dst_dev = "none"
@@ -408,12 +421,14 @@ def run_mode(mode: Mode) -> dict:
         return {"mode": mode.name, "status": "broke", "peer_gap_s": None}
 
 
-MODES = (CompscLog, Unplug, Virtio)  # virtio last: it bridges the PF
+MODES = (CompscLog, CompscDpdk, Unplug, Virtio)  # virtio last: it bridges the PF
+# what runs when none is named: `make bench-dpdk-nested` names compsc-dpdk
+DEFAULT_MODES = ("compsc-log", "unplug", "virtio")
 
 
 def main(names: list) -> int:
     """All modes, or only those named on the command line (to debug one)."""
-    modes = [m for m in MODES if not names or m.name in names]
+    modes = [m for m in MODES if m.name in (names or DEFAULT_MODES)]
     results = {m.name: {"mode": m.name, "status": "not run", "peer_gap_s": None}
                for m in MODES}
     with Peer() as peer:
@@ -482,6 +497,10 @@ def report(results: dict) -> int:
         f"{k}={'-' if v.get('peer_wait_s') is None else round(v['peer_wait_s'], 2)}"
         for k, v in results.items()) +
         f" compsc_vs_pv={ratio(log, results['virtio'], 'peer_wait_s')}")
+    dpdk = results["compsc-dpdk"]
+    if dpdk["status"] != "not run":
+        print(f"bench-e2e-dpdk: dpdk_vs_pv={ratio(dpdk, results['virtio'])} "
+              f"dpdk_vs_igbvf={ratio(dpdk, log)} dpdk_vs_qemu={vs_qemu(dpdk)}")
     print(f"bench-e2e: compsc_vs_pv={ratio(log, results['virtio'])} "
           f"compsc_vs_unplug={ratio(log, results['unplug'])} "
           f"converged={'yes' if converged else 'no'} "

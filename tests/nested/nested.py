@@ -305,10 +305,13 @@ class L1(VM):
                     f"! grep -q '^State:.*Z' /proc/$p/status 2>/dev/null && [ $i -lt 300 ]; "
                     f"do sleep 0.2; i=$((i + 1)); done; rm -f /run/{n}.pid; true", timeout=90)
 
-    def l2_start(self, name: str, vf: str, port: int, extra: str = "") -> None:
-        self._l2_args[name] = (vf, port, extra)
+    def l2_start(self, name: str, vf: str, port: int, extra: str = "",
+                 env: str = "") -> None:
+        """The L2 @name on @vf (l1lib.sh l2_start); @extra: more QEMU
+        arguments; @env: l2_start's variables (L2MEM=, L2APPEND=...)."""
+        self._l2_args[name] = (vf, port, extra, env)
         self._l2_rebooted.discard(name)
-        self.sh(f"l2_start {name} {vf} {L2_IP} {port} {extra}")
+        self.sh(f"{env} l2_start {name} {vf} {L2_IP} {port} {extra}")
 
     def l2_log(self, name: str) -> str:
         return self.sh(f"cat /run/{name}.log", check=False).out
@@ -484,8 +487,8 @@ class L1(VM):
                       f"before any CompSC code; booted once more:\n{trace}")
         self.l2_stop(name)
         self.sh(f"mkdir -p /run/l2panics; mv /run/{name}.log /run/l2panics/{name}.$(date +%s%N).log")
-        vf, port, extra = self._l2_args[name]
-        self.sh(f"l2_start {name} {vf} {L2_IP} {port} {extra}")
+        vf, port, extra, env = self._l2_args[name]
+        self.sh(f"{env} l2_start {name} {vf} {L2_IP} {port} {extra}")
 
     def wait_l2_stat(self, name: str, key: str = "", timeout: float = 120,
                      pred=None, after: int = 0) -> list:

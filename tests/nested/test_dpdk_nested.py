@@ -1,0 +1,132 @@
+"""An L2 whose VF is driven by DPDK, not by a kernel driver (testpmd on the
+CompSC igb VF PMD, through vfio-pci in no-IOMMU mode: l2-init's
+l2nic=dpdk), migrates VF0 -> VF1 -> VF0 under Debian's unmodified QEMU
+and compsc_vfio. Each way the PMD restores (one restore line more, never
+refused, no reset, the port configured once), with guest memory copied
+(COMPSC_F_MEM_COPIED: frames the old device wrote after the PMD's last
+dirty marking are dropped, not read). The first move runs under the
+peer's ping stream: no reply duplicated, every lost ping inside the
+migration, in one run. The second runs between two ping bursts with a
+static neighbour: the port's statistics count exactly the peer's pings
+and the replies across it."""
+import time
+
+import pytest
+
+from compscvm import VM, vf_mac
+from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, away_mac,
+                    migration_summary)
+
+VM_MAC = vf_mac(0)            # the MAC VF0 has at boot: the VM's from then on
+# Hugepages (dpdk-vf reserves 64 x 2 MiB) on top of what l2-init needs;
+# DPDK's x86 baseline is SSE4.2 (as in tests/vm, compscvm.VM.CPU).
+ENV = "L2MEM=512 L2APPEND=l2nic=dpdk"
+CPU = f"-cpu {VM.CPU}"
+INCOMING = f"-incoming tcp:127.0.0.1:{MIG_PORT}"
+NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
+PINGS = 20
+
+
+def _start(l1, port: int, vf: str, incoming: bool) -> None:
+    l1.l2_stop(NAMES[port])
+    l1.l2_start(NAMES[port], vf, port, f"{CPU} {INCOMING if incoming else ''}", env=ENV)
+
+
+def _restored(l1, name: str, n: int) -> dict:
+    """@name's first l2stat line showing restore @n (the first lines on a
+    destination may have been read on the source)."""
+    stats = l1.wait_l2_stat(name, "compsc_restores", timeout=240,
+                            pred=lambda s: int(s["compsc_restores"]) >= n)
+    return next(s for s in stats if int(s.get("compsc_restores", -1)) >= n)
+
+
+def _settled(l1, name: str) -> dict:
+    """A status line read after the caller's moment, once testpmd's
+    statistics (printed every second) have caught up with it."""
+    time.sleep(3)
+    return l1.l2_stat_since(name, len(l1.l2_stats(name)), timeout=120)
+
+
+def _hop(l1, src: int, dst: int, vf_left: int, n: int):
+    """Migrate src -> dst; the source's VF gives up the VM's MAC after."""
+    res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
+    assert res["status"] == "completed", res
+    l1.sh(f"l1_vf_mac {vf_left} {away_mac(vf_left)}")
+    after = _restored(l1, NAMES[dst], n)
+    print(f"nested dpdk: {NAMES[src]}->{NAMES[dst]}: qemu {migration_summary(res)};"
+          f" the PMD's restore {after['compsc_restore_us']} us")
+    return res, after
+
+
+def _check_restore(stat: dict, n: int) -> None:
+    assert int(stat["compsc_restores"]) == n, stat.line
+    assert int(stat["compsc_restores_refused"]) == 0, stat.line
+    assert int(stat["port_configured"]) == 1, stat.line
+    assert int(stat["reset_events"]) == 0, stat.line
+    assert stat["testpmd"] == "up", stat.line
+
+
+def _lost_runs(trace) -> list:
+    """The unanswered pings of @trace as runs of consecutive sequence
+    numbers [(first, last), ...]; the last ping may still be in flight."""
+    answered = {seq for _, seq in trace.replies}
+    runs = []
+    for seq in range(1, trace.sent):
+        if seq in answered:
+            continue
+        if runs and runs[-1][1] == seq - 1:
+            runs[-1] = (runs[-1][0], seq)
+        else:
+            runs.append((seq, seq))
+    return runs
+
+
+def test_dpdk_nested(l1, peer):
+    if not l1.bench.dpdk:
+        pytest.skip("no DPDK in the bench image (BENCH_DPDK=no, mk/bench.mk)")
+    l1.sh(f"l1_vf_mac 0 {VM_MAC}; l1_vf_mac 1 {away_mac(1)}")
+    _start(l1, SRC_PORT, l1.vf0, incoming=False)
+    _start(l1, DST_PORT, l1.vf1, incoming=True)
+    l1.wait_l2_up("src", timeout=600)
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    before = _settled(l1, "src")
+    _check_restore(before, 0)
+
+    # VF0 -> VF1 under a ping stream
+    with peer.ping_stream(L2_IP, interval=0.05) as ps:
+        time.sleep(2)
+        t0 = time.time()
+        res, after = _hop(l1, SRC_PORT, DST_PORT, 0, 1)
+        t1 = time.time()
+        assert peer.ping(L2_IP, count=5, interval=0.2).received == 5
+    _check_restore(after, 1)
+    runs = _lost_runs(ps.trace)
+    gap = ps.trace.max_gap(t0, t1)
+    print(f"nested dpdk: stream: {ps.trace.sent} sent, {ps.trace.received} answered,"
+          f" lost runs {runs}, peer-seen gap {gap:.2f} s (ping every 0.05 s),"
+          f" rx shift {after['compsc_rx_shift_total']} tx shift"
+          f" {after['compsc_tx_shift_total']}")
+    assert ps.trace.raw.count("(DUP!)") == 0, "duplicated replies"
+    assert len(runs) <= 1, f"pings lost outside one outage: {runs}"
+    assert ps.trace.received >= ps.trace.sent - 1 - sum(b - a + 1 for a, b in runs)
+
+    # VF1 -> VF0, into a fresh QEMU on the first VF, between ping bursts
+    # from a static neighbour (no ARP, no IPv6 from the peer): exact counts
+    _start(l1, SRC_PORT, l1.vf0, incoming=True)
+    l1.wait_incoming(SRC_PORT)
+    peer.run("sysctl -qw net.ipv6.conf.all.disable_ipv6=1")
+    peer.run(f"ip neigh replace {L2_IP} lladdr {VM_MAC} dev {peer.bridge} nud permanent")
+    try:
+        base = _settled(l1, "dst")
+        assert peer.ping(L2_IP, count=PINGS, interval=0.2).received == PINGS
+        _, back = _hop(l1, DST_PORT, SRC_PORT, 1, 2)
+        assert peer.ping(L2_IP, count=PINGS, interval=0.2).received == PINGS
+        end = _settled(l1, "src")
+    finally:
+        peer.run(f"ip neigh del {L2_IP} dev {peer.bridge}", check=False)
+    _check_restore(end, 2)
+    d = {k: int(end[k]) - int(base[k]) for k in ("rx_packets", "tx_packets")}
+    print(f"nested dpdk: across VF1 -> VF0: port statistics moved {d},"
+          f" the peer sent and got {2 * PINGS}")
+    assert d == {"rx_packets": 2 * PINGS, "tx_packets": 2 * PINGS}, (base.line, end.line)
+    l1.assert_kernels_clean("src", "dst")
