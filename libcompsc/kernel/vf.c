@@ -336,18 +336,18 @@ static bool compsc_vf_mem_copied(struct compsc_vf *vf)
 /* Receive descriptors from the driver's next_to_clean up to the old
  * head were the old device's: it wrote their buffers after the driver
  * last marked pages dirty, so a copied memory may hold stale data there
- * while the descriptor says good. They become dropped frames; counted.
+ * while the descriptor says good (compsc_ring_stale(), the rule the
+ * userspace helper shares). They become dropped frames; counted.
  */
 static int compsc_vf_drop_stale(struct compsc_vf *vf,
 				struct compsc_vf_ring *r, u32 head)
 {
-	u32 ntc = *r->next_to_clean, i;
+	u32 i = *r->next_to_clean;
+	int n = compsc_ring_stale(i, head, *r->next_to_use, r->count);
 
-	/* only posted descriptors: the device never passes the producer */
-	if (compsc_vf_sub(head, ntc, r->count) >
-	    compsc_vf_sub(*r->next_to_use, ntc, r->count))
+	if (n < 0)
 		return -EINVAL;
-	for (i = ntc; i != head; i = (i + 1) % r->count) {
+	for (; n > 0; n--, i = (i + 1) % r->count) {
 		vf->ops->rx_drop(vf, (u8 *)r->desc + i * r->desc_size);
 		vf->rx_dropped++;
 	}

@@ -89,3 +89,23 @@ int compsc_ring_rotate(void *base, u32 elem, u32 count, u32 by)
 	return 0;
 }
 COMPSC_EXPORT(compsc_ring_rotate);
+
+/*
+ * Guest memory moved: the old device completed every receive descriptor
+ * from the driver's next to clean @ntc up to its saved @head after the
+ * driver last marked pages dirty, so their buffers may have travelled
+ * stale. @limit is the furthest the device may have got (it never passes
+ * what the driver posted): a @head past it is a confused or hostile host's.
+ */
+int compsc_ring_stale(u32 ntc, u32 head, u32 limit, u32 count)
+{
+	u32 n, max;
+
+	if (!count || count > COMPSC_RING_MAX || ntc >= count ||
+	    head >= count || limit >= count)
+		return -COMPSC_EINVAL;
+	n = head >= ntc ? head - ntc : head + (count - ntc);
+	max = limit >= ntc ? limit - ntc : limit + (count - ntc);
+	return n <= max ? (int)n : -COMPSC_EINVAL;
+}
+COMPSC_EXPORT(compsc_ring_stale);

@@ -512,6 +512,14 @@ static inline u32 compsc_ring_sw(const struct compsc_ring *r, u32 hw)
 int compsc_ring_shift(struct compsc_ring *r, u32 hw_head);
 /** compsc_ring_rotate() - rotate @count elements of @elem bytes left by @by, in place. */
 int compsc_ring_rotate(void *base, u32 elem, u32 count, u32 by);
+/*
+ * compsc_ring_stale() - receive descriptors a restore must drop, unread,
+ * when guest memory moved (COMPSC_F_MEM_COPIED): those from @ntc, the next
+ * the driver would clean, up to the old device's saved @head. @limit is
+ * the furthest the device may have got (what the driver posted); a @head
+ * past it, or any index not below @count: -COMPSC_EINVAL.
+ */
+int compsc_ring_stale(u32 ntc, u32 head, u32 limit, u32 count);
 
 /* ------------------------------------------------------------------ */
 /* Migration stream                                                    */
