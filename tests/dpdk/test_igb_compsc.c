@@ -12,7 +12,13 @@
  * heads the host saved and the port passes traffic again, with no mailbox
  * message when the host configured the new PF and, when it did not, after
  * the VF reset, the area and the replay log (what the PF acknowledged,
- * oldest first) went to the new PF; received pages are marked dirty only
+ * oldest first) went to the new PF; when guest memory moved, the PMD's
+ * own restore drops, without delivering a byte of them, the frames the
+ * old device completed that the port had not delivered (a begun
+ * scattered frame included) and delivers what the fresh device receives,
+ * while the same migration with memory in place delivers them all
+ * (a fake port: the PMD's queue code on a BAR in memory, the test writing
+ * back descriptors as the device); received pages are marked dirty only
  * while the host logs; the counters' values the host saved are handed out
  * once; CompSC's xstats count the restores, the refused one, the shifts,
  * the path and its messages and the marked pages exactly; the control
@@ -31,6 +37,7 @@
 #include <compsc/mbx.h>
 
 #include "igb_compsc.h"
+#include "igb_fake_port.h"
 
 static int failures;
 
@@ -97,14 +104,16 @@ fake_tx(void *q, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /* The port's restore: what it was given, and what it answers */
-static int restore_calls, restore_ret;
+static int restore_calls, restore_ret, restore_copied;
 static uint32_t restore_heads[2 * IGB_COMPSC_QUEUES];
 
 static int
-fake_restore(void *dev, const uint32_t *rx_head, const uint32_t *tx_head)
+fake_restore(void *dev, const uint32_t *rx_head, const uint32_t *tx_head,
+	     int mem_copied)
 {
 	(void)dev;
 	restore_calls++;
+	restore_copied = mem_copied;
 	memcpy(restore_heads, rx_head, IGB_COMPSC_QUEUES * sizeof(*rx_head));
 	memcpy(restore_heads + IGB_COMPSC_QUEUES, tx_head,
 	       IGB_COMPSC_QUEUES * sizeof(*tx_head));
@@ -370,6 +379,7 @@ check_xstats(struct igb_compsc *cs, uint64_t restores, uint64_t refused,
 	CHECK(!strcmp(names[8].name, "compsc_restore_msgs"));
 	CHECK(!strcmp(names[9].name, "compsc_replay_nacks"));
 	CHECK(!strcmp(names[10].name, "compsc_dirty_pages"));
+	CHECK(!strcmp(names[11].name, "compsc_rx_stale_dropped"));
 	CHECK(xs[0].id == 5 && xs[IGB_COMPSC_NB_XSTATS - 1].id ==
 	      5 + IGB_COMPSC_NB_XSTATS - 1);
 }
@@ -417,12 +427,197 @@ test_migrated_restored(void)
 	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 0 && rx_calls == 2);
 	restore_ret = 0;
 	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 3);
-	CHECK(restore_calls == 4);
+	CHECK(restore_calls == 4 && restore_copied == 0);
 	check_xstats(cs, 3, 1, h1[0] + h1[1] + h2[0] + h2[1] + h1[0] + h1[1],
 		     h1[2] + h1[3] + h2[2] + h2[3] + h1[2] + h1[3]);
+	CHECK(xstat(cs, "compsc_rx_stale_dropped") == 0);
+	/* memory moved: the port's restore is told, and what it dropped counts */
+	restore_ret = 3;
+	host_migrate(&pf, h2, COMPSC_F_HOST_CONFIGURED | COMPSC_F_MEM_COPIED);
+	CHECK(igb_compsc_rx(cs, NULL, pkts, 32) == 32 && rx_calls == 4);
+	CHECK(restore_calls == 5 && restore_copied == 1);
+	CHECK(xstat(cs, "compsc_restores") == 4);
+	CHECK(xstat(cs, "compsc_restores_refused") == 1);
+	CHECK(xstat(cs, "compsc_rx_stale_dropped") == 3);
+	restore_ret = 0;
 	igb_compsc_destroy(cs);
 	CHECK(pf.sends == 2 && pf.gpa == 0);
 	CHECK(rte_memzone_lookup("igbvf_compsc_3") == NULL);
+}
+
+/*
+ * Ring tests: a fake port (igb_fake_port.c) of RING descriptors whose
+ * CompSC restore is the PMD's own queue restore; the test writes back
+ * descriptors as the device would. Frames the old device completed after
+ * the port's last burst are filled with POISON.
+ */
+#define RING	32
+#define POISON	0xee
+
+static struct rte_mempool *small_pool;	/* 512-byte buffers: scattered */
+
+struct ring_port {
+	struct fake_pf pf;
+	struct igb_compsc *cs;
+	void *dev;
+};
+
+static int
+ring_port_open(struct ring_port *rp, uint16_t id, struct rte_mempool *mp)
+{
+	char name[32];
+
+	memset(rp, 0, sizeof(*rp));
+	snprintf(name, sizeof(name), "test_igbvf_%u", id);
+	rp->dev = mp == NULL ? NULL : fake_port_create(name, RING, mp);
+	if (rp->dev == NULL)
+		return -1;
+	rp->cs = igb_compsc_create(id, SOCKET_ID_ANY, &rp->pf, fake_send,
+				   fake_reset, rp->dev, fake_port_restore);
+	if (rp->cs == NULL) {
+		fake_port_destroy(rp->dev);
+		return -1;
+	}
+	igb_compsc_set_bursts(rp->cs, fake_port_burst(rp->dev), fake_tx);
+	return 0;
+}
+
+static void
+ring_port_close(struct ring_port *rp)
+{
+	igb_compsc_destroy(rp->cs);
+	fake_port_destroy(rp->dev);
+}
+
+/* One burst of the port as the application calls it */
+static uint16_t
+ring_rx(struct ring_port *rp, struct rte_mbuf **pkts)
+{
+	return igb_compsc_rx(rp->cs, fake_port_rxq(rp->dev), pkts, 32);
+}
+
+/*
+ * Each of the @n frames is @len bytes over @segs segments, every byte
+ * @fill (so none POISON), and none is one of the @ns mbufs @not; freed.
+ */
+static int
+frames_are(struct rte_mbuf **pkts, uint16_t n, uint32_t len, uint16_t segs,
+	   uint8_t fill, struct rte_mbuf *const *not, unsigned int ns)
+{
+	const struct rte_mbuf *m;
+	int ok = 1;
+	uint16_t i, k;
+	unsigned int j;
+
+	for (i = 0; i < n; i++) {
+		ok &= pkts[i]->pkt_len == len && pkts[i]->nb_segs == segs;
+		for (m = pkts[i]; m != NULL; m = m->next) {
+			for (j = 0; j < ns; j++)
+				ok &= m != not[j];
+			for (k = 0; k < m->data_len; k++)
+				ok &= rte_pktmbuf_mtod(m, const uint8_t *)[k] == fill;
+		}
+		rte_pktmbuf_free(pkts[i]);
+	}
+	return ok;
+}
+
+/*
+ * Frames the old device completed after the port's last burst, then a
+ * migration with guest memory moved (@copied) or in place: moved, they
+ * are dropped unread, their mbufs stay in the ring and go back to the
+ * device, and only what the fresh device receives is delivered; in place,
+ * they are delivered first.
+ */
+static void
+test_ring(int copied)
+{
+	static const uint32_t heads[] = { 8, 0, 0, 0 };
+	struct rte_mbuf *pkts[32], *old[3];
+	struct ring_port rp;
+	unsigned int avail;
+	uint16_t i;
+
+	CHECK(ring_port_open(&rp, 4 + copied, pool) == 0);
+	if (rp.cs == NULL)
+		return;
+	for (i = 0; i < 5; i++)
+		fake_dev_write(rp.dev, i, 60, 0x11, 1);
+	CHECK(frames_are(pkts, ring_rx(&rp, pkts), 60, 1, 0x11, NULL, 0));
+	CHECK(fake_port_rdt(rp.dev) == 4);	/* 5 held > 4: given back */
+	for (i = 0; i < 3; i++) {
+		old[i] = fake_dev_write(rp.dev, 5 + i, 60, POISON, 1);
+		CHECK(old[i] != NULL);
+	}
+	avail = rte_mempool_avail_count(pool);
+	host_migrate(&rp.pf, heads, COMPSC_F_HOST_CONFIGURED |
+		     (copied ? COMPSC_F_MEM_COPIED : 0));
+	i = ring_rx(&rp, pkts);
+	CHECK(xstat(rp.cs, "compsc_restores") == 1);
+	CHECK(xstat(rp.cs, "compsc_rx_shift_total") == 8);
+	CHECK(xstat(rp.cs, "compsc_rx_stale_dropped") == (copied ? 3 : 0));
+	/* old head 8 is index 0, where the fresh device starts; RDT follows */
+	CHECK(fake_port_rdh(rp.dev) == 0 && fake_port_rdt(rp.dev) == RING - 4);
+	if (copied) {
+		CHECK(i == 0);
+		/* nothing freed or allocated: the mbufs wait behind rx_tail */
+		CHECK(rte_mempool_avail_count(pool) == avail);
+		for (i = 0; i < 3; i++)
+			CHECK(fake_dev_posted(rp.dev, RING - 3 + i) == old[i]);
+	} else {
+		CHECK(i == 3 && pkts[0] == old[0] && pkts[2] == old[2]);
+		CHECK(frames_are(pkts, 3, 60, 1, POISON, NULL, 0));
+	}
+	fake_dev_write(rp.dev, 0, 60, 0x22, 1);
+	fake_dev_write(rp.dev, 1, 60, 0x22, 1);
+	i = ring_rx(&rp, pkts);
+	CHECK(i == 2 && frames_are(pkts, i, 60, 1, 0x22, old, copied ? 3 : 0));
+	/* this burst gave every descriptor before rx_tail back: the dropped too */
+	CHECK(fake_port_rdt(rp.dev) == 1);
+	ring_port_close(&rp);
+}
+
+/*
+ * The scattered burst (512-byte buffers) had begun a frame whose end the
+ * old device completed after it: moved, the begun frame's mbuf is freed
+ * with the rest dropped, and the next frame is not joined to it; in
+ * place, the frame is delivered whole.
+ */
+static void
+test_ring_scattered(int copied)
+{
+	static const uint32_t heads[] = { 5, 0, 0, 0 };
+	struct rte_mbuf *pkts[32];
+	struct ring_port rp;
+	unsigned int avail;
+	uint16_t n;
+
+	CHECK(ring_port_open(&rp, 6 + copied, small_pool) == 0);
+	if (rp.cs == NULL)
+		return;
+	fake_dev_write(rp.dev, 0, 512, 0x11, 0);
+	fake_dev_write(rp.dev, 1, 100, 0x11, 1);
+	CHECK(frames_are(pkts, ring_rx(&rp, pkts), 612, 2, 0x11, NULL, 0));
+	fake_dev_write(rp.dev, 2, 512, POISON, 0);
+	CHECK(ring_rx(&rp, pkts) == 0);		/* a begun frame, held */
+	fake_dev_write(rp.dev, 3, 512, POISON, 0);
+	fake_dev_write(rp.dev, 4, 100, POISON, 1);
+	avail = rte_mempool_avail_count(small_pool);
+	host_migrate(&rp.pf, heads, COMPSC_F_HOST_CONFIGURED |
+		     (copied ? COMPSC_F_MEM_COPIED : 0));
+	n = ring_rx(&rp, pkts);
+	if (copied) {
+		CHECK(n == 0);
+		CHECK(xstat(rp.cs, "compsc_rx_stale_dropped") == 3);
+		CHECK(rte_mempool_avail_count(small_pool) == avail + 1);
+	} else {
+		CHECK(n == 1 && frames_are(pkts, n, 1124, 3, POISON, NULL, 0));
+		CHECK(xstat(rp.cs, "compsc_rx_stale_dropped") == 0);
+	}
+	fake_dev_write(rp.dev, 0, 200, 0x22, 1);
+	n = ring_rx(&rp, pkts);
+	CHECK(n == 1 && frames_are(pkts, n, 200, 1, 0x22, NULL, 0));
+	ring_port_close(&rp);
 }
 
 int
@@ -442,6 +637,13 @@ main(int argc, char **argv)
 				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	test_migrated_replayed();
 	test_migrated_restored();
+	small_pool = rte_pktmbuf_pool_create("test_igb_small", 127, 0, 0,
+					     RTE_PKTMBUF_HEADROOM + 512,
+					     SOCKET_ID_ANY);
+	test_ring(0);
+	test_ring(1);
+	test_ring_scattered(0);
+	test_ring_scattered(1);
 	rte_eal_cleanup();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
