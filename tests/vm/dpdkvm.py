@@ -38,9 +38,11 @@ HOLDER = "/tmp/testpmd.holder"
 STDBUF = "LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=L"
 XSTATS_HDR = "NIC extended statistics for port 0"
 # One restore line per migration (igb_compsc.c, PMD log type
-# pmd.net.e1000.init at INFO).
+# pmd.net.e1000.init at INFO); the PF messages since 0008, the receive
+# descriptors dropped because guest memory moved since 0010.
 RESTORE_RE = re.compile(r"port (\d+): CompSC restore (\d+): rx shift (\d+), "
-                        r"tx shift (\d+), (\d+) us")
+                        r"tx shift (\d+), (\d+) us(?:, (\d+) PF messages)?"
+                        r"(?:, (\d+) rx dropped stale)?")
 
 
 def require_testpmd(vm: VM) -> None:
@@ -51,12 +53,23 @@ def require_testpmd(vm: VM) -> None:
                     "testpmd (make dpdk) and carries it by default")
 
 
+def peer_tap(peer) -> dict:
+    """The peer's tap counters: frames the peer sent towards the guest
+    (the tap's tx) and got from it (its rx), as compsc-bench reads them."""
+    r = peer.run(f"cd /sys/class/net/{peer._taps[0]}/statistics && "
+                 "echo $(cat tx_packets) $(cat rx_packets)")
+    sent, got = map(int, r.out.split())
+    return {"peer_sent": sent, "peer_received": got}
+
+
 @dataclass
 class Restore:
     count: int
     rx_shift: int
     tx_shift: int
     us: int
+    msgs: int = 0
+    rx_dropped: int = 0     # stale: guest memory moved (copied=1)
 
 
 class TestPmd:
@@ -168,7 +181,8 @@ class TestPmd:
             time.sleep(0.5)
 
     def restores(self) -> list[Restore]:
-        return [Restore(int(m[2]), int(m[3]), int(m[4]), int(m[5]))
+        return [Restore(int(m[2]), int(m[3]), int(m[4]), int(m[5]),
+                        int(m[6] or 0), int(m[7] or 0))
                 for m in RESTORE_RE.finditer(self.log())]
 
     def port_stats(self) -> dict:
@@ -187,6 +201,13 @@ class TestPmd:
             if m:
                 st[name] = int(m.group(1))
         return st
+
+    def fwd_tx_dropped(self, out: str) -> int:
+        """The replies testpmd itself dropped (its forward statistics'
+        TX-dropped, printed when it stops), -1 if absent from @out."""
+        m = re.search(rf"Forward statistics for port {self.port}.*?TX-dropped: (\d+)",
+                      out, re.S)
+        return int(m.group(1)) if m else -1
 
     def fresh_stats(self, timeout: float = 10) -> dict:
         """Statistics printed after this call (testpmd prints every second,
