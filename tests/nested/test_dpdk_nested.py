@@ -55,7 +55,10 @@ def _hop(l1, src: int, dst: int, vf_left: int, n: int):
     l1.sh(f"l1_vf_mac {vf_left} {away_mac(vf_left)}")
     after = _restored(l1, NAMES[dst], n)
     print(f"nested dpdk: {NAMES[src]}->{NAMES[dst]}: qemu {migration_summary(res)};"
-          f" the PMD's restore {after['compsc_restore_us']} us")
+          f" the PMD's restore {after['compsc_restore_us']} us (its clock),"
+          f" {after['compsc_rx_stale_dropped']} received frames dropped stale so far,"
+          f" statistics reads that failed while the device was away"
+          f" {after['stats_failed']}")
     return res, after
 
 
@@ -64,6 +67,8 @@ def _check_restore(stat: dict, n: int) -> None:
     assert int(stat["compsc_restores_refused"]) == 0, stat.line
     assert int(stat["port_configured"]) == 1, stat.line
     assert int(stat["reset_events"]) == 0, stat.line
+    # the destination host configured the VF: no mailbox message
+    assert int(stat["compsc_restore_msgs"]) == 0, stat.line
     assert stat["testpmd"] == "up", stat.line
 
 
