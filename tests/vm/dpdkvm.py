@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from compscmig import migrate
 from compscvm import VF, VM
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
@@ -236,3 +237,16 @@ class TestPmd:
             self.vm.run(f"test -s {HOLDER} && kill $(cat {HOLDER}); rm -f {HOLDER} {FIFO}",
                         check=False)
         return self.log()
+
+
+def move(tp: TestPmd, peer, n: int, pings: int = 10, **how) -> dict:
+    """Stand-in migration number @n of testpmd's VF (@how: compscmig.migrate's
+    knobs): the PMD has then restored exactly @n times and answers @pings
+    pings from @peer. The stand-in's result."""
+    res = migrate(tp.vm, tp.vf, **how)
+    rs = tp.wait_restores(n)
+    assert len(rs) == n, (f"migration {n}: the PMD restored {len(rs)} "
+                          f"times\n{tp.log()[-3000:]}")
+    after = peer.ping(tp.vf.ip, count=pings, interval=0.05)
+    assert after.received == pings, f"no traffic after migration {n}: {after.raw[-1000:]}"
+    return res
