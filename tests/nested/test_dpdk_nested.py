@@ -26,6 +26,7 @@ CPU = f"-cpu {VM.CPU}"
 INCOMING = f"-incoming tcp:127.0.0.1:{MIG_PORT}"
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
 PINGS = 20
+FAULT = "/sys/module/compsc_vfio/parameters/fault_corrupt"
 
 
 def _start(l1, port: int, vf: str, incoming: bool) -> None:
@@ -137,4 +138,21 @@ def test_dpdk_nested(l1, peer):
     print(f"nested dpdk: across VF1 -> VF0: port statistics moved {d},"
           f" the peer sent and got {2 * PINGS}")
     assert d == {"rx_packets": 2 * PINGS, "tx_packets": 2 * PINGS}, (base.line, end.line)
+
+    # a spoilt device state (compsc_vfio's test-only fault_corrupt): the
+    # destination refuses it, the source keeps its device and answers
+    _start(l1, DST_PORT, l1.vf1, incoming=True)
+    l1.wait_incoming(DST_PORT)
+    mark = len(l1.sh("dmesg").out)
+    l1.sh(f"echo 1 > {FAULT}")
+    res = l1.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=DST_PORT)
+    assert res["status"] == "failed", res
+    dmesg = l1.sh("dmesg").out[mark:]
+    assert "stream refused" in dmesg or "foreign or corrupt" in dmesg, dmesg[-3000:]
+    assert l1.l2_status(SRC_PORT) == "running"
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    kept = _settled(l1, "src")
+    _check_restore(kept, 2)
+    print(f"nested dpdk: spoilt state refused ({migration_summary(res)});"
+          f" testpmd on the source answers, restores still 2")
     l1.assert_kernels_clean("src", "dst")
