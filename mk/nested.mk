@@ -34,7 +34,7 @@ NESTED_PYTEST  := $(shell $(PYTHON) -c 'import pytest_timeout' 2>/dev/null && \
 
 TEST_SUITES += nested-test
 
-.PHONY: kmod-vfio kmod-vfio-core nested-test bench-e2e bench-shadow bench-dpdk-nested
+.PHONY: kmod-vfio kmod-vfio-core nested-test bench-e2e bench-shadow bench-dpdk-nested nested-dpdk-test
 kmod-vfio: $(VFIO_KO)
 $(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
 	mkdir -p $(@D)
@@ -71,6 +71,12 @@ nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 # Results: $(BUILD)/bench-e2e/<time>/report.json and gaps.png (matplotlib).
 bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(call py_with,matplotlib) bench_e2e.py $(BENCH_E2E_MODES)
+
+# tests/nested/test_dpdk_nested.py alone (skipped by nested-test until the
+# one failure seen in a CI run is explained; tests/nested/README.md).
+nested-dpdk-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO) l2-kmods
+	cd $(NESTED) && COMPSC_NESTED_DPDK=1 $(NESTED_ENV) $(PYTHON) -m pytest -p no:cacheprovider \
+		-v -rs -rP --durations=0 $(NESTED_PYTEST) $(PYTEST_ARGS) test_dpdk_nested.py
 
 # Issue 15 on a bench that pauses the guest: the same migrations with DPDK's
 # testpmd on the CompSC igb VF PMD in the L2 (compsc-dpdk), against the
