@@ -618,8 +618,18 @@ class L1(VM):
         while True:
             info = self.qmp(src, "query-migrate")
             if info.get("status") in MIGRATION_ENDS or time.monotonic() - t0 >= timeout:
+                if info.get("status") != "completed":
+                    self._why_failed(info)
                 return info
             time.sleep(poll)
+
+    def _why_failed(self, info: dict) -> None:
+        """A migration that did not complete: what the L2 QEMUs printed and
+        L1's last kernel lines, on stdout (pytest shows it for a failed
+        test; a CI log may be all there is to go on)."""
+        print(f"nested: migration {info.get('status')}: {info.get('error-desc', '')}")
+        print(self.sh("for f in /run/*.qemu; do echo \"== $f\"; tail -n 15 $f; done; "
+                      "echo '== L1 dmesg'; dmesg | tail -n 25", check=False).out)
 
 
 # Where an unplugged guest's NIC goes back in: the L2s' one root port.
