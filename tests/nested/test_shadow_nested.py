@@ -144,6 +144,13 @@ def _check(guest, l1, peer, where: str, promisc_traffic: bool) -> dict:
     return {"lower": lower, "foreign_frames_in": foreign}
 
 
+# In the L2: wait up to 120 s for a socket listening on iperf3's port
+# 5201 (0x1451), IPv4 or IPv6, in /proc/net/tcp{,6}.
+IPERF3_LISTENING = ("i=0; until cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | "
+                    "grep -Eq ':1451 [0:]+ 0A'; do [ $i -lt 600 ] || exit 1; "
+                    "sleep 0.2; i=$((i + 1)); done")
+
+
 class Streams:
     """A ping stream and an iperf3 TCP stream from the peer to the L2
     (@ping False: the TCP stream only; bench_shadow.py pings per migration)."""
@@ -154,7 +161,9 @@ class Streams:
     def __enter__(self):
         # quiet: the console carries what l2_run reads
         self.l1.l2_cmd(self.guest.name, "iperf3", f"iperf3 -s -1 -B {L2_IP} >/dev/null 2>&1")
-        time.sleep(3)
+        # the client only once the server listens: a fixed 3 s was not
+        # always enough in a loaded nested run ("Connection refused")
+        self.l1.l2_run(self.guest.name, IPERF3_LISTENING, timeout=120)
         self.tcp = self.peer.popen(["iperf3", "-c", L2_IP, "-t", "1800", "-b", "2M",
                                     "-i", "1", "--forceflush"],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
