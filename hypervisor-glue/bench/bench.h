@@ -46,6 +46,7 @@ struct bench_req {
 	bool abort;		/* take and save, then give the device back */
 	bool copied;		/* hand over as if guest memory had moved */
 	u32 stop_late_ms;	/* queues kept running this long after the take */
+	bool bad_rx_head;	/* save RX queue 0's head one past its tail */
 };
 
 /* What the last migration did; shown by <bdf>/result. */
@@ -68,6 +69,7 @@ struct bench_result {
 	const char *pf_import;	/* "no", "checked", "done", "skipped", "refused" */
 	bool host_config;	/* the guest was told: no reset, no replay */
 	bool mem_copied;	/* ... and that its memory moved (copied=1) */
+	int bad_rx_head;	/* the head bad_rx_head=1 handed over, or -1 */
 };
 
 /* One VF the stand-in can migrate. */

@@ -3,10 +3,11 @@
  * debugfs control of the stand-in: /sys/kernel/debug/compsc_bench/<VF BDF>/
  *   migrate      (write) "blackout_ms=N reset=flr|pf|both|none abort=0|1
  *                timeout_ms=N pf_import=normal|skip|unfit copied=0|1
- *                stop_late_ms=N", any subset, any order; runs one migration
- *                (copied=1: tell the guest its memory moved, as a
- *                destination host does; stop_late_ms: stop the queues that
- *                long after the take)
+ *                stop_late_ms=N bad_rx_head=0|1", any subset, any order;
+ *                runs one migration (copied=1: tell the guest its memory
+ *                moved, as a destination host does; stop_late_ms: stop the
+ *                queues that long after the take; bad_rx_head=1: a hostile
+ *                host's saved RX head, one past the tail the driver gave)
  *   result       (read) the last migration, one key=value per line
  *   last_stream  (read) the binary migration stream of the last migration
  *   area         (read) the raw bytes of the area the VF's driver registered
@@ -69,6 +70,8 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
 		return kstrtobool(val, &req->copied);
 	if (!strcmp(tok, "stop_late_ms"))
 		return bench_parse_ms(val, 0, &req->stop_late_ms);
+	if (!strcmp(tok, "bad_rx_head"))
+		return kstrtobool(val, &req->bad_rx_head);
 	if (!strcmp(tok, "pf_import")) {
 		i = match_string(bench_pf_import_names,
 				 ARRAY_SIZE(bench_pf_import_names), val);
@@ -88,7 +91,7 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
 
 /*
  * Defaults: blackout_ms=0 reset=both abort=0 timeout_ms=1000 pf_import=normal
- * copied=0 stop_late_ms=0.
+ * copied=0 stop_late_ms=0 bad_rx_head=0.
  */
 static int bench_parse_req(char *cmd, struct bench_req *req)
 {
@@ -168,8 +171,8 @@ static int bench_result_show(struct seq_file *s, void *unused)
 		   r->pf_vflr ?: "no");
 	seq_printf(s, "pf_bytes=%u\npf_import=%s\nhost_config=%s\n", r->pf_bytes,
 		   r->pf_import ?: "no", r->host_config ? "yes" : "no");
-	seq_printf(s, "mem_copied=%s\nversion=%llu\n",
-		   r->mem_copied ? "yes" : "no", r->version);
+	seq_printf(s, "mem_copied=%s\nversion=%llu\nbad_rx_head=%d\n",
+		   r->mem_copied ? "yes" : "no", r->version, r->bad_rx_head);
 	mutex_unlock(&bv->lock);
 	return 0;
 }

@@ -52,6 +52,7 @@ struct bench_mig {
 	struct compsc_pf_vf_xstate pf_ext;
 	bool pf_whole;		/* the destination PF holds the VF's whole state */
 	struct compsc_host_save save;
+	u32 rx_tail, rx_count;	/* RX queue 0 at the take (bad_rx_head=1) */
 };
 
 static __printf(3, 4) int bench_fail(struct bench_mig *m, int err,
@@ -86,6 +87,12 @@ static void bench_take(struct bench_mig *m)
 		return;
 	}
 	m->src.ctx |= COMPSC_MIG_C_HELD;
+	if (m->req->bad_rx_head) {	/* the driver gave the device up to here */
+		m->rx_tail = compsc_rd32(m->dev.bar, COMPSC_82576VF_RDT(0));
+		m->rx_count = (compsc_rd32(m->dev.bar, COMPSC_82576VF_RDBAL(0) +
+					   COMPSC_82576VF_RING_LEN) &
+			       COMPSC_82576VF_RING_LEN_MASK) / 16;
+	}
 	/*
 	 * stop_late_ms: a host slow to stop the queues once it holds the
 	 * device. Frames the VF receives meanwhile are completed where the
@@ -239,6 +246,25 @@ static void bench_load_end(struct bench_mig *m)
 }
 
 /*
+ * bad_rx_head=1: a hostile or broken host that saved RX queue 0's head one
+ * past the tail the driver had given the device, where no device gets. The
+ * guest must refuse to shift its ring onto descriptors it never posted.
+ */
+static void bench_spoil_rx_head(struct bench_mig *m)
+{
+	__le64 *saved = compsc_host_sec(m->area.va, m->area.hdr.saved_off);
+	u32 i;
+
+	for (i = 0; i < m->area.lists.nr_regs; i++) {
+		if (le32_to_cpu(m->area.lists.regs[i].offset) !=
+		    COMPSC_82576VF_RDH(0) || !m->rx_count)
+			continue;
+		m->res->bad_rx_head = (m->rx_tail + 1) % m->rx_count;
+		WRITE_ONCE(saved[i], cpu_to_le64(m->res->bad_rx_head));
+	}
+}
+
+/*
  * RUNNING_P2P -> RUNNING with a loaded stream: the PF section imported
  * (after the PF handled the reset: it drops the VF's filters then), the
  * saved state into the area, the hand-over, release with a bump. The
@@ -252,6 +278,8 @@ static void bench_give(struct bench_mig *m)
 	if (bench_load_pf(m, true))
 		return;
 	compsc_host_give(&m->area, &m->view, true, m->req->copied);
+	if (m->req->bad_rx_head)
+		bench_spoil_rx_head(m);
 	m->res->mem_copied = m->req->copied;
 	m->res->host_config = compsc_host_vf_handover(m->bv->pdev,
 						      m->pf_whole,
@@ -410,6 +438,7 @@ int bench_migrate(struct bench_vf *bv, const struct bench_req *req)
 	bv->result.pf_forget = "no";
 	bv->result.pf_vflr = "no";
 	bv->result.pf_import = "no";
+	bv->result.bad_rx_head = -1;
 	bv->stream_len = 0;
 	m = kvzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m) {

@@ -333,37 +333,49 @@ static bool compsc_vf_mem_copied(struct compsc_vf *vf)
 	       COMPSC_F_MEM_COPIED;
 }
 
+/* The furthest the old device may have got on ring @i: what the driver
+ * gave it, the tail register. A receive tail may trail next_to_use
+ * (igbvf writes the last posted index); transmit tails never do.
+ */
+static u32 compsc_vf_ring_limit(struct compsc_vf *vf, struct compsc_vf_ring *r,
+				u32 i)
+{
+	u32 behind = i < vf->desc->rx_rings ? vf->desc->rx_tail_behind : 0;
+
+	return compsc_vf_sub(*r->next_to_use, behind, r->count);
+}
+
 /* Receive descriptors from the driver's next_to_clean up to the old
  * head were the old device's: it wrote their buffers after the driver
  * last marked pages dirty, so a copied memory may hold stale data there
  * while the descriptor says good (compsc_ring_stale(), the rule the
- * userspace helper shares). They become dropped frames; counted.
+ * userspace helper shares). They become dropped frames; counted. The
+ * head was checked against the ring by compsc_vf_shift_rings().
  */
-static int compsc_vf_drop_stale(struct compsc_vf *vf,
-				struct compsc_vf_ring *r, u32 head)
+static void compsc_vf_drop_stale(struct compsc_vf *vf,
+				 struct compsc_vf_ring *r, u32 n)
 {
 	u32 i = *r->next_to_clean;
-	int n = compsc_ring_stale(i, head, *r->next_to_use, r->count);
 
-	if (n < 0)
-		return -EINVAL;
 	for (; n > 0; n--, i = (i + 1) % r->count) {
 		vf->ops->rx_drop(vf, (u8 *)r->desc + i * r->desc_size);
 		vf->rx_dropped++;
 	}
-	return 0;
 }
 
 /* Shift every ring so its old head becomes index 0 of the fresh device;
  * returns the rings shifted. A hostile or confused host must not make us
- * index out of a ring: then nothing is rotated (-EINVAL). Each saved head
- * is read once, so the value checked is the value used. When memory moved
- * and the driver cannot drop receive descriptors: -EOPNOTSUPP (it resets).
+ * index out of a ring, nor hand the device descriptors the driver did not
+ * post (their buffers may be freed): a head outside next_to_clean .. the
+ * ring's limit rotates nothing (-EINVAL). Each saved head is read once,
+ * so the value checked is the value used. When memory moved and the
+ * driver cannot drop receive descriptors: -EOPNOTSUPP (it resets).
  */
 static int compsc_vf_shift_rings(struct compsc_vf *vf)
 {
 	struct compsc_vf_ring rings[COMPSC_VF_MAX_RINGS];
 	u32 head[COMPSC_VF_MAX_RINGS];
+	int done[COMPSC_VF_MAX_RINGS];	/* completed: next_to_clean .. head */
 	u32 i, n, rx;
 	bool copied;
 
@@ -375,7 +387,10 @@ static int compsc_vf_shift_rings(struct compsc_vf *vf)
 		    *rings[i].next_to_clean >= rings[i].count)
 			return -EINVAL;
 		head[i] = compsc_vf_saved(vf, rings[i].head);
-		if (head[i] >= rings[i].count)
+		done[i] = compsc_ring_stale(*rings[i].next_to_clean, head[i],
+					    compsc_vf_ring_limit(vf, &rings[i], i),
+					    rings[i].count);
+		if (done[i] < 0)
 			return -EINVAL;
 	}
 	copied = compsc_vf_mem_copied(vf);
@@ -383,8 +398,7 @@ static int compsc_vf_shift_rings(struct compsc_vf *vf)
 		return -EOPNOTSUPP;
 	rx = copied ? min(n, vf->desc->rx_rings) : 0;
 	for (i = 0; i < rx; i++)
-		if (compsc_vf_drop_stale(vf, &rings[i], head[i]))
-			return -EINVAL;
+		compsc_vf_drop_stale(vf, &rings[i], done[i]);
 	for (i = 0; i < n; i++)
 		compsc_vf_rotate(&rings[i], head[i]);
 	vf->rx_shifted += n > 0 ? head[0] : 0;

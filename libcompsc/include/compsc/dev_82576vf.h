@@ -25,6 +25,7 @@
 #define COMPSC_82576VF_RXDCTL(n)	(0x2828u + 0x100u * (n))
 #define COMPSC_82576VF_TXDCTL(n)	(0x3828u + 0x100u * (n))
 #define COMPSC_82576VF_RDH(n)		(0x2810u + 0x100u * (n))
+#define COMPSC_82576VF_RDT(n)		(0x2818u + 0x100u * (n))
 #define COMPSC_82576VF_TDH(n)		(0x3810u + 0x100u * (n))
 /* RXDCTL/TXDCTL: queue enable; cleared to stop fetching descriptors. */
 #define COMPSC_82576VF_QDCTL_ENABLE	0x02000000u

@@ -121,6 +121,9 @@ struct compsc_vf_ctr {
  *	context finds it (interrupt, NAPI, transmit) instead of in the task
  * @rx_rings: the first @rx_rings rings that @get_rings fills receive
  *	(the ones whose buffers the device writes); needed with @rx_drop
+ * @rx_tail_behind: a receive ring's tail register trails next_to_use by
+ *	this many (igbvf: 1, it writes the last posted index), so the old
+ *	device's saved head can be checked against what it was given
  */
 struct compsc_vf_desc {
 	const u32 *regs;
@@ -130,6 +133,7 @@ struct compsc_vf_desc {
 	u32 replay_recs;
 	bool restore_atomic;
 	u32 rx_rings;
+	u32 rx_tail_behind;
 };
 
 /**
