@@ -255,9 +255,11 @@ static void bench_spoil_rx_head(struct bench_mig *m)
 	__le64 *saved = compsc_host_sec(m->area.va, m->area.hdr.saved_off);
 	u32 i;
 
+	if (!m->rx_count)	/* queue 0 had no ring: nothing to spoil */
+		return;
 	for (i = 0; i < m->area.lists.nr_regs; i++) {
 		if (le32_to_cpu(m->area.lists.regs[i].offset) !=
-		    COMPSC_82576VF_RDH(0) || !m->rx_count)
+		    COMPSC_82576VF_RDH(0))
 			continue;
 		m->res->bad_rx_head = (m->rx_tail + 1) % m->rx_count;
 		WRITE_ONCE(saved[i], cpu_to_le64(m->res->bad_rx_head));

@@ -261,15 +261,22 @@ def compsc_vfs(vm):
     return vm.vfs
 
 
+def wait_stats(vm: VM, vf: VF, pred, timeout: float = 10) -> dict:
+    """`ethtool -S` of @vf once @pred(stats) holds, or the last read after
+    @timeout s (the caller's assertion says what was missing)."""
+    deadline = time.time() + timeout
+    while True:
+        s = ethtool_stats(vm, vf.ifname)
+        if pred(s) or time.time() > deadline:
+            return s
+        time.sleep(0.05)
+
+
 def wait_restores(vm: VM, vf: VF, at_least: int, timeout: float = 10) -> int:
     """Wait until the driver has restored at_least times (the guest runs
     between migrations, as it does between real ones); returns the count."""
-    deadline = time.time() + timeout
-    while True:
-        n = ethtool_stats(vm, vf.ifname).get("compsc_restores", 0)
-        if n >= at_least or time.time() > deadline:
-            return n
-        time.sleep(0.05)
+    return wait_stats(vm, vf, lambda s: s.get("compsc_restores", 0) >= at_least,
+                      timeout).get("compsc_restores", 0)
 
 
 # The loops of test_migrate_{mtu,cfg,updown}_loop: back-to-back migrations

@@ -10,20 +10,9 @@ compsc_vf_shift_rings()), a head there was rotated to index 0: the device
 then owned the descriptors the driver had cleaned and not refilled, whose
 address fields still held an old write-back, and the driver's clean path
 met frames with no buffer behind them."""
-import time
-
-from compscmig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
+from compscmig import compsc_vfs, ethtool_stats, migrate, wait_restores, wait_stats  # noqa: F401
 
 REFUSED = "CompSC: bad saved ring state, resetting"
-
-
-def _stats_when(vm, vf, pred, timeout: float = 60) -> dict:
-    deadline = time.time() + timeout
-    while True:
-        s = ethtool_stats(vm, vf.ifname)
-        if pred(s) or time.time() > deadline:
-            return s
-        time.sleep(0.2)
 
 
 def test_migrate_bad_rx_head(vm, compsc_vfs, peer):
@@ -36,7 +25,8 @@ def test_migrate_bad_rx_head(vm, compsc_vfs, peer):
     res = migrate(vm, vf, bad_rx_head=1, blackout_ms=20)
     assert int(res["bad_rx_head"]) >= 0, f"the stand-in spoilt nothing: {res}"
     wait_restores(vm, vf, before["compsc_restores"] + 1, timeout=30)
-    after = _stats_when(vm, vf, lambda s: s["compsc_resets"] > before["compsc_resets"])
+    after = wait_stats(vm, vf, lambda s: s["compsc_resets"] > before["compsc_resets"],
+                       timeout=60)
     print(f"bad head {res['bad_rx_head']}: restores {before['compsc_restores']} -> "
           f"{after['compsc_restores']}, resets {before['compsc_resets']} -> "
           f"{after['compsc_resets']}, rx shift total {after['compsc_rx_shift_total']}")
