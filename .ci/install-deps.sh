@@ -37,7 +37,7 @@ PKGS="build-essential make gcc clang llvm libclang-rt-14-dev python3 python3-pyt
       kmod cpio busybox-static iproute2 iperf3 iputils-ping xz-utils zstd bc bison flex
       libelf-dev libssl-dev lz4 dwarves rsync ethtool git binutils util-linux dash
       python3-matplotlib python3-jsonschema python3-pip
-      python3-pytest-timeout libpci-dev pciutils debhelper dh-dkms dkms
+      python3-pytest-timeout python3-pytest-xdist libpci-dev pciutils debhelper dh-dkms dkms
       meson ninja-build pkg-config python3-pyelftools libnuma-dev"
 
 missing=""

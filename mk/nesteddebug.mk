@@ -78,7 +78,7 @@ NDBG_ENV     = COMPSC_DEBUG_KERNEL=1 COMPSC_NESTED_CACHE=$(DBGK_CACHE)/nested-de
 nested-debug-kernels: l1kernel-debug l2kernel-debug
 nested-test-debug: nested-debug-kernels nested-debug-bugs
 	$(NDBG_ENV) $(NDBG_BUGS_ENV) $(MAKE) --no-print-directory nested-test $(NDBG_VARS) \
-		NESTED_TIMEOUT=$$(( 2 * $(NESTED_TIMEOUT) ))
+		NESTED_TIMEOUT=$$(( 2 * $(NESTED_TIMEOUT) )) NESTED_JOBS=1
 
 # bench_bugs.ko (tests/kmod/bench_bugs) for the debug L1 (mk/debugkernel.mk's
 # rule, in the debug tree) and the debug L2; only nested-test-debug's

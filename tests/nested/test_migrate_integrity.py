@@ -114,9 +114,24 @@ def _dst_env(k: int) -> str:
     return NO_LOG if k == MIGRATIONS - 1 else ""
 
 
-def _logging_on(l1, hops) -> list:
-    """MIGRATIONS migrations with DMA logging; per migration the datagrams
-    the source had counted and the destination's first count past AFTER more."""
+def _counts(stat) -> str:
+    return " ".join(f"{k}={stat.get(k)}" for k in ("up", "compsc_restores", "compsc_resets"))
+
+
+def _restored(l1, name, restores: int):
+    """The first status line of @name that shows @restores CompSC restores
+    or more: the guest's own count, read on its console (an earlier line,
+    from before the switch-over, may still arrive on the destination)."""
+    stats = l1.wait_l2_stat(name, "compsc_restores", timeout=180,
+                            pred=lambda s: int(s["compsc_restores"]) >= restores)
+    return next(s for s in stats if int(s.get("compsc_restores", -1)) >= restores)
+
+
+def _logging_on(l1, hops, restores: int) -> list:
+    """MIGRATIONS migrations with DMA logging (the guest had @restores
+    before); per migration the datagrams the source had counted and the
+    destination's first count past AFTER more; each migration shows in the
+    guest's restore count."""
     seen = []
     for i in range(MIGRATIONS):
         src, dst = hops.here[0], hops.there[0]
@@ -125,9 +140,10 @@ def _logging_on(l1, hops) -> list:
         assert "device taken on the size query" in log, log[-2000:]
         hops.moved(next_env=_dst_env(i + 1))
         after = _wait_blocks(l1, dst, before + AFTER)
+        stat = _restored(l1, dst, restores + i + 1)
         print(f"nested: integrity migration {i + 1} {src}->{dst}: "
               f"{before} datagrams before, {after['blocks']} after; "
-              f"qemu: {migration_summary(res)}")
+              f"qemu: {migration_summary(res)}; guest: {_counts(stat)}")
         seen.append((before, after["blocks"]))
     return seen
 
@@ -165,7 +181,7 @@ def test_migrate_integrity(l1, peer):
                        "--size", str(SIZE), "--seconds", "86400"])
     try:
         _wait_blocks(l1, "src", AFTER)
-        seen = _logging_on(l1, hops)
+        seen = _logging_on(l1, hops, int(before["compsc_restores"]))
         on = _lines(l1, hops.here[0])[-1]
         refused = _logging_off(l1, hops)
     finally:
@@ -173,7 +189,8 @@ def test_migrate_integrity(l1, peer):
         send.wait(timeout=30)
     time.sleep(5)   # a line after the last datagram
     final = _lines(l1, hops.here[0])[-1]
-    stat = l1.wait_l2_stat(hops.here[0], "compsc_restores")[-1]
+    # a status line the guest printed after the refusals, not an older one
+    stat = l1.l2_stat_since(hops.here[0], len(l1.l2_stats(hops.here[0])))
     print(f"nested: integrity receiver at the end: {final}")
     print(f"nested dma_log=on: integrity: migrations={MIGRATIONS} blocks={on['blocks']} "
           f"corrupt={on['corrupt']} stale={on['stale']} dup={on['dup']}")
@@ -184,6 +201,7 @@ def test_migrate_integrity(l1, peer):
     assert all(a > b for b, a in seen), seen
     assert refused == REFUSALS
     # each migration restored through CompSC, none through the reset path
-    assert int(stat["compsc_restores"]) - int(before["compsc_restores"]) == MIGRATIONS, stat
+    assert int(stat["compsc_restores"]) - int(before["compsc_restores"]) == MIGRATIONS, \
+        (before, stat, l1.l2_log(hops.here[0])[-3000:])
     assert stat["compsc_resets"] == before["compsc_resets"], (before, stat)
     l1.check_kernel_log()
