@@ -22,8 +22,8 @@ check-integrity: initramfs $(BENCH_WARN_KO)
 		{ tail -40 $(INTEGRITY_LOG).log; exit 1; }
 	@grep -o 'integrity: migrations=.*' $(INTEGRITY_LOG).log | sed 's/^/bench: /'
 	@cd $(NESTED) && $(NESTED_ENV) COMPSC_INTEGRITY_MIGRATIONS=$(INTEGRITY_MIGRATIONS) \
-		$(PYTHON) -m pytest -p no:cacheprovider -v -s \
-		$(if $(NESTED_PYTEST),--timeout=$(INTEGRITY_TIMEOUT)) test_migrate_integrity.py \
+		$(NESTED_PY) -m pytest -p no:cacheprovider -v -s \
+		$(if $(NESTED_TIMEOUT_OPT),--timeout=$(INTEGRITY_TIMEOUT)) test_migrate_integrity.py \
 		> $(INTEGRITY_LOG)-nested.log 2>&1 || \
 		{ tail -40 $(INTEGRITY_LOG)-nested.log; exit 1; }
 	@grep -o 'nested dma_log=.*integrity: migrations=.*' $(INTEGRITY_LOG)-nested.log

@@ -36,8 +36,9 @@ NESTED_TIMEOUT ?= 1500
 # at a time, in this process (as before; -s then shows the tests' prints).
 NESTED_JOBS ?= 2
 NESTED_PY      := $(call py_with,xdist)
-NESTED_PYTEST  := $(shell $(NESTED_PY) -c 'import pytest_timeout' 2>/dev/null && \
-		    echo --timeout=$(NESTED_TIMEOUT)) \
+NESTED_TIMEOUT_OPT := $(shell $(NESTED_PY) -c 'import pytest_timeout' 2>/dev/null && \
+		      echo --timeout=$(NESTED_TIMEOUT))
+NESTED_PYTEST  := $(NESTED_TIMEOUT_OPT) \
 		  $(if $(filter-out 0 1,$(NESTED_JOBS)),-n $(NESTED_JOBS) --dist loadfile)
 
 TEST_SUITES += nested-test
@@ -83,8 +84,8 @@ bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 # tests/nested/test_dpdk_nested.py alone (skipped by nested-test until the
 # one failure seen in a CI run is explained; tests/nested/README.md).
 nested-dpdk-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO) l2-kmods
-	cd $(NESTED) && COMPSC_NESTED_DPDK=1 $(NESTED_ENV) $(PYTHON) -m pytest -p no:cacheprovider \
-		-v -rs -rP --durations=0 $(NESTED_PYTEST) $(PYTEST_ARGS) test_dpdk_nested.py
+	cd $(NESTED) && COMPSC_NESTED_DPDK=1 $(NESTED_ENV) $(NESTED_PY) -m pytest -p no:cacheprovider \
+		-v -rs -rP --durations=0 $(NESTED_TIMEOUT_OPT) $(PYTEST_ARGS) test_dpdk_nested.py
 
 # Issue 15 on a bench that pauses the guest: the same migrations with DPDK's
 # testpmd on the CompSC igb VF PMD in the L2 (compsc-dpdk), against the
