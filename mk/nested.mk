@@ -15,8 +15,9 @@
 # with two files at a time (NESTED_JOBS below), plus a one-time small L2
 # kernel build (~6 min, cached in ~/.cache/compsc). Older figures, from
 # when the suite took ~25 minutes: test_migrate_integrity with its default
-# 4 + 4 attempts took 145 s of that (make check-integrity runs 20 + 20). Issue 16's fault files add about 6 minutes (one run of
-# the 21 tests, 23:51 on a shared host: test_migrate_broken_off 198 s,
+# 4 + 4 attempts took 145 s of that (make check-integrity runs 20 + 20).
+# Issue 16's fault files add about 6 minutes (one run of the 21 tests,
+# 23:51 on a shared host: test_migrate_broken_off 198 s,
 # test_migrate_busy_guest 176 s, L1 and L2 boots included). guest-shadow's
 # test_shadow_nested.py (stock igbvf, hot-unplug/plug) adds about 6 more
 # (337 s here: 2 passed, 1 xfailed).

@@ -518,6 +518,17 @@ class L1(VM):
         new line began after the moment."""
         return self.wait_l2_stat(name, timeout=timeout, after=mark + 2)[mark + 2]
 
+    def l2_stat_next(self, name: str, timeout: float = 120) -> dict:
+        """An l2stat line of @name read after now (l2_stat_since)."""
+        return self.l2_stat_since(name, len(self.l2_stats(name)), timeout=timeout)
+
+    def wait_l2_restores(self, name: str, n: int, timeout: float = 120) -> dict:
+        """@name's first l2stat line showing @n CompSC restores or more (the
+        first lines on a destination may have been read on the source)."""
+        stats = self.wait_l2_stat(name, "compsc_restores", timeout=timeout,
+                                  pred=lambda s: int(s["compsc_restores"]) >= n)
+        return next(s for s in stats if int(s.get("compsc_restores", -1)) >= n)
+
     def qmp(self, port: int, command: str, timeout: float = 30, **args):
         """@command with @args to the L2 QEMU whose QMP server is on @port:
         its "return", or QMPFailed naming the command and QEMU's error.

@@ -46,19 +46,11 @@ def _start(l1, port: int, vf: str, incoming: bool) -> None:
     l1.l2_start(NAMES[port], vf, port, f"{CPU} {INCOMING if incoming else ''}", env=ENV)
 
 
-def _restored(l1, name: str, n: int) -> dict:
-    """@name's first l2stat line showing restore @n (the first lines on a
-    destination may have been read on the source)."""
-    stats = l1.wait_l2_stat(name, "compsc_restores", timeout=240,
-                            pred=lambda s: int(s["compsc_restores"]) >= n)
-    return next(s for s in stats if int(s.get("compsc_restores", -1)) >= n)
-
-
 def _settled(l1, name: str) -> dict:
     """A status line read after the caller's moment, once testpmd's
     statistics (printed every second) have caught up with it."""
     time.sleep(3)
-    return l1.l2_stat_since(name, len(l1.l2_stats(name)), timeout=120)
+    return l1.l2_stat_next(name, timeout=120)
 
 
 def _hop(l1, src: int, dst: int, vf_left: int, n: int):
@@ -66,7 +58,7 @@ def _hop(l1, src: int, dst: int, vf_left: int, n: int):
     res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
     assert res["status"] == "completed", res
     l1.sh(f"l1_vf_mac {vf_left} {away_mac(vf_left)}")
-    after = _restored(l1, NAMES[dst], n)
+    after = l1.wait_l2_restores(NAMES[dst], n, timeout=240)
     print(f"nested dpdk: {NAMES[src]}->{NAMES[dst]}: qemu {migration_summary(res)};"
           f" the PMD's restore {after['compsc_restore_us']} us (its clock),"
           f" {after['compsc_rx_stale_dropped']} received frames dropped stale so far,"

@@ -118,15 +118,6 @@ def _counts(stat) -> str:
     return " ".join(f"{k}={stat.get(k)}" for k in ("up", "compsc_restores", "compsc_resets"))
 
 
-def _restored(l1, name, restores: int):
-    """The first status line of @name that shows @restores CompSC restores
-    or more: the guest's own count, read on its console (an earlier line,
-    from before the switch-over, may still arrive on the destination)."""
-    stats = l1.wait_l2_stat(name, "compsc_restores", timeout=180,
-                            pred=lambda s: int(s["compsc_restores"]) >= restores)
-    return next(s for s in stats if int(s.get("compsc_restores", -1)) >= restores)
-
-
 def _logging_on(l1, hops, restores: int) -> list:
     """MIGRATIONS migrations with DMA logging (the guest had @restores
     before); per migration the datagrams the source had counted and the
@@ -140,7 +131,7 @@ def _logging_on(l1, hops, restores: int) -> list:
         assert "device taken on the size query" in log, log[-2000:]
         hops.moved(next_env=_dst_env(i + 1))
         after = _wait_blocks(l1, dst, before + AFTER)
-        stat = _restored(l1, dst, restores + i + 1)
+        stat = l1.wait_l2_restores(dst, restores + i + 1, timeout=180)
         print(f"nested: integrity migration {i + 1} {src}->{dst}: "
               f"{before} datagrams before, {after['blocks']} after; "
               f"qemu: {migration_summary(res)}; guest: {_counts(stat)}")
@@ -190,7 +181,7 @@ def test_migrate_integrity(l1, peer):
     time.sleep(5)   # a line after the last datagram
     final = _lines(l1, hops.here[0])[-1]
     # a status line the guest printed after the refusals, not an older one
-    stat = l1.l2_stat_since(hops.here[0], len(l1.l2_stats(hops.here[0])))
+    stat = l1.l2_stat_next(hops.here[0])
     print(f"nested: integrity receiver at the end: {final}")
     print(f"nested dma_log=on: integrity: migrations={MIGRATIONS} blocks={on['blocks']} "
           f"corrupt={on['corrupt']} stale={on['stale']} dup={on['dup']}")

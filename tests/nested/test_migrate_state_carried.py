@@ -47,9 +47,7 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
         # the source host goes away: its VF no longer owns the guest's MAC
         l1.sh(f"ip link set {PF} vf {left_vf} mac 02:00:00:00:00:9{left_vf}")
         # (the first line on the destination may have been read on the source)
-        fresh = [s for s in l1.wait_l2_stat(dst_name, "compsc_restores", pred=lambda s:
-                                            int(s["compsc_restores"]) > restores)
-                 if int(s.get("compsc_restores", -1)) > restores][0]
+        fresh = l1.wait_l2_restores(dst_name, restores + 1)
         t_r, up_r = time.time(), float(fresh["up"])
         # past the guest's 8 s transmit watchdog (checked every 2 s)
         time.sleep(WATCH_S)
