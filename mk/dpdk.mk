@@ -4,7 +4,8 @@
 #   make dpdk          copy it to $(DPDK_OUT)/src, apply drivers/dpdk/*.patch
 #                      onto the copy, meson + ninja (static, only the PCI bus,
 #                      the ring mempool, net/e1000, net/bonding and
-#                      net/af_packet for bench-dpdk, and testpmd)
+#                      net/af_packet for bench-dpdk, net/virtio for
+#                      bench-dpdk-nested, and testpmd)
 #   make dpdk-check    the PMD's checks that need no device
 #
 # `make vm-test` (so `make test`) builds testpmd through $(DPDK_TESTPMD)

@@ -15,6 +15,7 @@ import asyncio
 import bisect
 import collections
 import re
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -103,11 +104,61 @@ class Symbols:
         return self.names[i]
 
 
-def window(sampler: DstSampler, syms: Symbols, t0: float, t1: float, top: int = 12) -> dict:
-    """What the vCPU did between host times @t0 and @t1."""
+class UserSymbols:
+    """A user process's code, from l2-init's "l2map START END OFFSET PATH"
+    lines (its r-xp mappings; ASLR off, so one run's list holds for the
+    next L2 of the same image) and the same files on this host (@files:
+    the L2's path -> the host's, else the same path). Names come from nm:
+    the symbol table, else the dynamic one (a stripped libc)."""
+
+    _MAP = re.compile(r"^l2map ([0-9a-f]+) ([0-9a-f]+) ([0-9a-f]+) (/\S+)", re.M)
+
+    def __init__(self, console: str, files: dict):
+        self.maps = []      # (start, end, load bias, short name, addrs, names)
+        for m in self._MAP.finditer(console):
+            start, end, off = (int(m.group(i), 16) for i in (1, 2, 3))
+            path = m.group(4)
+            if any(start == x[0] for x in self.maps):
+                continue    # the same list printed again (another boot)
+            syms = self._nm(files.get(path, path))
+            self.maps.append((start, end, start - off, Path(path).name,
+                              [a for a, _ in syms], [n for _, n in syms]))
+
+    @staticmethod
+    def _nm(path: str) -> list:
+        """(value, name) of @path's functions, sorted; [] when unreadable.
+        The value is the file's own address: in these PIE files the code
+        segment's address equals its file offset."""
+        for opt in ([], ["-D"]):
+            r = subprocess.run(["nm", "--defined-only", *opt, path],
+                               capture_output=True, text=True, check=False)
+            syms = [(int(f[0], 16), f[2]) for f in (x.split() for x in r.stdout.splitlines())
+                    if len(f) == 3 and f[1] in "tTwWiI"]
+            if syms:
+                return sorted(syms)
+        return []
+
+    def name(self, rip: int):
+        """"file:function" for an address in a listed mapping, else None."""
+        for start, end, bias, short, addrs, names in self.maps:
+            if start <= rip < end:
+                i = bisect.bisect_right(addrs, rip - bias) - 1
+                return f"{short}:{names[i]}" if i >= 0 else f"{short}:?"
+        return None
+
+
+def _name(syms: Symbols, user, rip: int) -> str:
+    return (user and rip < 0x800000000000 and user.name(rip)) or syms.name(rip)
+
+
+def window(sampler: DstSampler, syms: Symbols, t0: float, t1: float, top: int = 12,
+           user: "UserSymbols | None" = None) -> dict:
+    """What the vCPU did between host times @t0 and @t1 (@user names a
+    user process's addresses)."""
     inside = [s for s in sampler.samples if t0 <= s[0] <= t1]
     halted = sum(1 for s in inside if s[2])
-    funcs = collections.Counter("[halted]" if h else syms.name(rip) for _, rip, h in inside)
+    funcs = collections.Counter("[halted]" if h else _name(syms, user, rip)
+                                for _, rip, h in inside)
     tb = [c for t, c in sampler.tbs if t0 - 0.2 <= t <= t1 + 0.2]
     return {"span_ms": round((t1 - t0) * 1000), "samples": len(inside),
             "halted_pct": round(100 * halted / len(inside)) if inside else None,

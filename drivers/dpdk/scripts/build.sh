@@ -22,13 +22,14 @@ GIT="git -C $SRC -c user.name=compsc-build -c user.email=build@compsc.invalid"
 # e1000 driver (igb VF PMD: net_e1000_igb_vf), testpmd, static libraries,
 # and for `make bench-dpdk`'s baseline (DPDK's documented live migration:
 # an active-backup bond over the VF and a backup port) the bonding PMD and
-# af_packet, the backup on a kernel netdev of the bench guest,
+# af_packet, the backup on a kernel netdev of the bench guest, the virtio
+# PMD (`make bench-dpdk-nested`'s dpdk-virtio: testpmd on virtio-net),
 # a generic CPU (the binaries run in the bench guest, not only here), and
 # none of the optional libraries testpmd can do without.
 MESON_OPTS=(
 	-Ddefault_library=static
 	-Dplatform=generic
-	-Denable_drivers=bus/pci,bus/vdev,mempool/ring,net/e1000,net/bonding,net/af_packet
+	-Denable_drivers=bus/pci,bus/vdev,mempool/ring,net/e1000,net/bonding,net/af_packet,net/virtio
 	-Denable_apps=test-pmd
 	-Ddisable_libs=bitratestats,cfgfile,flow_classify,gpudev,gro,gso,kni,jobstats,latencystats,metrics,node,pdump,pipeline,port,power,table,vhost
 	-Dtests=false
