@@ -102,7 +102,9 @@ class Mode:
         env += "L2NOMMAP=off " if self.bar_mmap else ""
         inc = self.qemu_extra + (f" -incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else "")
         inc += f" -name {name},debug-threads=on" if L1_CPU else ""
-        self.l1.sh(f"{env}l2_start {name} {self.dev(dev)} {L2_IP} {port}{inc}")
+        # through L1.l2_start: it keeps the arguments for the one more boot
+        # an early-boot panic gets (a KeyError here before 2026-11-27)
+        self.l1.l2_start(name, self.dev(dev), port, inc, env=env)
 
     def start(self) -> None:
         self.l2_start("src", SRC_PORT, self.src_dev, incoming=False)
