@@ -255,7 +255,7 @@ class Failover(Mode):
                 f"-device vfio-pci,host={vf},id=hostdev0,bus=rp1,enable-migration=off,"
                 f"x-no-mmap=off,failover_pair_id=net1 {ACPI_HP}")
         inc = f" -incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
-        self.l1.sh(f"L2APPEND='l2nic=failover' l2_start {name} none {L2_IP} {port} {args}{inc}")
+        self.l1.l2_start(name, "none", port, f"{args}{inc}", env="L2APPEND='l2nic=failover'")
 
     def start(self) -> None:
         self.l1.sh(f"l1_vf_mac 0 {VM_MAC}; l1_vf_mac 1 {away_mac(1)}")

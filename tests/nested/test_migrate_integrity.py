@@ -66,7 +66,7 @@ def _wait_blocks(l1, name, more_than, timeout=180) -> dict:
 def _start(l1, name, vf, port, incoming=True, env=""):
     l1.l2_stop(name)
     extra = f"-incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
-    l1.sh(f"{APPEND} {env} l2_start {name} {vf} {L2_IP} {port} {extra}")
+    l1.l2_start(name, vf, port, extra, env=f"{APPEND} {env}")
     if incoming:
         l1.wait_incoming(port)
 

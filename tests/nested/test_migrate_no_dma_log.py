@@ -13,9 +13,8 @@ NO_LOG = "VFIOOPTS=x-device-dirty-page-tracking=off"
 
 
 def test_migrate_no_dma_log_refused(l1, peer):
-    l1.sh(f"{NO_LOG} l2_start src {l1.vf0} {L2_IP} {SRC_PORT}")
-    l1.sh(f"{NO_LOG} l2_start dst {l1.vf1} {L2_IP} {DST_PORT}"
-          f" -incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.l2_start("src", l1.vf0, SRC_PORT, env=NO_LOG)
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}", env=NO_LOG)
     l1.wait_l2_up("src")
     before = l1.wait_l2_stat("src", "compsc_restores")[-1]
     mark = len(l1.sh("dmesg").out)

@@ -47,7 +47,7 @@ def _gone(l1, name: str, timeout: float = 90) -> bool:
 def test_viommu_enable_migration_on_refused_at_start(l1):
     """enable-migration=on asks QEMU to fail rather than run unmigratable:
     behind a vIOMMU the L2 does not start, and QEMU says why."""
-    l1.sh(f"{VIOMMU} l2_start src {l1.vf0} {L2_IP} {SRC_PORT}")
+    l1.l2_start("src", l1.vf0, SRC_PORT, env=VIOMMU)
     assert _gone(l1, "src"), "QEMU started an L2 with a VF behind a vIOMMU " \
         "and enable-migration=on"
     err = l1.sh("cat /run/src.qemu", check=False).out
@@ -57,9 +57,9 @@ def test_viommu_enable_migration_on_refused_at_start(l1):
 
 
 def test_viommu_migration_refused(l1, peer):
-    l1.sh(f"{VIOMMU} L2MIG=auto l2_start src {l1.vf0} {L2_IP} {SRC_PORT}")
-    l1.sh(f"{VIOMMU} L2MIG=auto l2_start dst {l1.vf1} {L2_IP} {DST_PORT} "
-          f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.l2_start("src", l1.vf0, SRC_PORT, env=f"{VIOMMU} L2MIG=auto")
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}",
+                env=f"{VIOMMU} L2MIG=auto")
     try:
         l1.wait_l2_up("src")
         up = next(x for x in l1.l2_log("src").splitlines() if x.startswith("l2: up"))

@@ -49,7 +49,7 @@ class Guest:
         env = f"L2APPEND='l2nic={self.nic_mode} l2mac={VM_MAC}' L2MIG=off L2NOMMAP=off"
         inc = f" -incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
         self.l1.l2_stop(NAMES[port])
-        self.l1.sh(f"{env} l2_start {NAMES[port]} {dev} {L2_IP} {port} {ACPI_HP}{inc}")
+        self.l1.l2_start(NAMES[port], dev, port, f"{ACPI_HP}{inc}", env=env)
 
     def boot(self) -> None:
         self.l1.sh(f"l1_vf_mac 0 {VM_MAC}; l1_vf_mac 1 {away_mac(1)}")
