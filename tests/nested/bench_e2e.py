@@ -280,8 +280,8 @@ class Mode:
         if handed and pcs.resumed < handed < b:
             out["handed_to_first_reply"] = window(pcs, syms, handed, b, user=user)
         # second by second: what ran first and what ran last before the reply
-        out["per_s"] = [window(pcs, syms, t, min(t + 1, b), top=4, user=user)
-                        for t in [pcs.resumed + k for k in range(int(b - pcs.resumed) + 1)]]
+        starts = (pcs.resumed + k for k in range(int(b - pcs.resumed) + 1))
+        out["per_s"] = [window(pcs, syms, t, min(t + 1, b), top=4, user=user) for t in starts]
         return out
 
     def user_symbols(self):
