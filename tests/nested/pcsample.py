@@ -81,27 +81,36 @@ class DstSampler(threading.Thread):
         self.join(15)
 
 
+class SymTable:
+    """(address, name) pairs, sorted, for address -> the name at or below."""
+
+    def __init__(self, syms):
+        syms = sorted(syms)
+        self.addrs = [a for a, _ in syms]
+        self.names = [n for _, n in syms]
+
+    def at(self, addr: int):
+        """The name of the last symbol at or below @addr; None below all."""
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        return self.names[i] if i >= 0 else None
+
+
 class Symbols:
     """Text symbols of System.map, for RIP -> function."""
 
     def __init__(self, system_map: Path):
-        syms = []
-        for line in system_map.read_text().splitlines():
-            f = line.split()
-            if len(f) == 3 and f[1] in "tTwW":
-                syms.append((int(f[0], 16), f[2]))
-        syms.sort()
-        self.addrs = [a for a, _ in syms]
-        self.names = [n for _, n in syms]
-        self.end = self.addrs[-1] if syms else 0
+        self.table = SymTable((int(f[0], 16), f[2]) for f in
+                              (x.split() for x in system_map.read_text().splitlines())
+                              if len(f) == 3 and f[1] in "tTwW")
+        self.end = self.table.addrs[-1] if self.table.addrs else 0
 
     def name(self, rip: int) -> str:
         if rip >= 0xffffffffc0000000:
             return "[module]"
-        i = bisect.bisect_right(self.addrs, rip) - 1
-        if i < 0 or rip > self.end + 0x100000:
+        name = self.table.at(rip)
+        if name is None or rip > self.end + 0x100000:
             return "[unknown]"
-        return self.names[i]
+        return name
 
 
 class UserSymbols:
@@ -114,7 +123,7 @@ class UserSymbols:
     _MAP = re.compile(r"^l2map ([0-9a-f]+) ([0-9a-f]+) ([0-9a-f]+) (/\S+)", re.M)
 
     def __init__(self, console: str, files: dict):
-        self.maps = []      # (start, end, load bias, short name, addrs, names)
+        self.maps = []      # (start, end, load bias, short name, SymTable)
         for m in self._MAP.finditer(console):
             start, end, off = (int(m.group(i), 16) for i in (1, 2, 3))
             path = m.group(4)
@@ -122,11 +131,11 @@ class UserSymbols:
                 continue    # the same list printed again (another boot)
             syms = self._nm(files.get(path, path))
             self.maps.append((start, end, start - off, Path(path).name,
-                              [a for a, _ in syms], [n for _, n in syms]))
+                              SymTable(syms)))
 
     @staticmethod
     def _nm(path: str) -> list:
-        """(value, name) of @path's functions, sorted; [] when unreadable.
+        """(value, name) of @path's functions; [] when unreadable.
         The value is the file's own address: in these PIE files the code
         segment's address equals its file offset."""
         for opt in ([], ["-D"]):
@@ -135,15 +144,14 @@ class UserSymbols:
             syms = [(int(f[0], 16), f[2]) for f in (x.split() for x in r.stdout.splitlines())
                     if len(f) == 3 and f[1] in "tTwWiI"]
             if syms:
-                return sorted(syms)
+                return syms
         return []
 
     def name(self, rip: int):
         """"file:function" for an address in a listed mapping, else None."""
-        for start, end, bias, short, addrs, names in self.maps:
+        for start, end, bias, short, table in self.maps:
             if start <= rip < end:
-                i = bisect.bisect_right(addrs, rip - bias) - 1
-                return f"{short}:{names[i]}" if i >= 0 else f"{short}:?"
+                return f"{short}:{table.at(rip - bias) or '?'}"
         return None
 
 
