@@ -83,10 +83,9 @@ nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(call py_with,matplotlib) bench_e2e.py $(BENCH_E2E_MODES)
 
-# tests/nested/test_dpdk_nested.py alone (skipped by nested-test until the
-# one failure seen in a CI run is explained; tests/nested/README.md).
+# tests/nested/test_dpdk_nested.py alone (nested-test runs it among the rest).
 nested-dpdk-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO) l2-kmods
-	cd $(NESTED) && COMPSC_NESTED_DPDK=1 $(NESTED_ENV) $(NESTED_PY) -m pytest -p no:cacheprovider \
+	cd $(NESTED) && $(NESTED_ENV) $(NESTED_PY) -m pytest -p no:cacheprovider \
 		-v -rs -rP --durations=0 $(NESTED_TIMEOUT_OPT) $(PYTEST_ARGS) test_dpdk_nested.py
 
 # Issue 15 on a bench that pauses the guest: the same migrations with DPDK's

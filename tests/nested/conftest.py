@@ -12,8 +12,8 @@ from stallreport import pytest_runtest_makereport  # noqa: E402,F401 (hook)
 # The files that took longest (5-9 minutes each in the fresh-clone run of
 # session 18; the others 2-4) go first: with two files at a time (make
 # nested-test, NESTED_JOBS) neither worker then ends alone on one of them.
-LONGEST_FIRST = ("test_shadow_nested.py", "test_migrate_broken_off.py",
-                 "test_migrate_busy_guest.py")
+LONGEST_FIRST = ("test_shadow_nested.py", "test_dpdk_nested.py",
+                 "test_migrate_broken_off.py", "test_migrate_busy_guest.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -11,7 +11,6 @@ static neighbour: the port's statistics count exactly the peer's pings
 and the replies across it. Last, a migration whose device state is
 spoilt on the way fails at the destination, and testpmd on the source
 answers on with its device untouched (no restore, no reset)."""
-import os
 import time
 
 import pytest
@@ -20,15 +19,6 @@ from compscmig import ping_loss
 from compscvm import VM, vf_mac
 from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, answers, away_mac,
                     migration_summary)
-
-# Not in `make test` yet: in the one fresh-clone CI run it was part of
-# (2026-11-27) it failed, and the run was stopped before pytest printed
-# why; alone it passed 4 times in a row before and after. `make
-# nested-dpdk-test` runs it (COMPSC_NESTED_DPDK=1).
-pytestmark = pytest.mark.skipif(
-    os.environ.get("COMPSC_NESTED_DPDK") != "1",
-    reason="DPDK in the L2: opt-in (make nested-dpdk-test) until the one failure "
-           "seen in CI is explained; see tests/nested/README.md, 'DPDK in the L2'")
 
 VM_MAC = vf_mac(0)            # the MAC VF0 has at boot: the VM's from then on
 # Hugepages (dpdk-vf reserves 64 x 2 MiB) on top of what l2-init needs;
