@@ -129,6 +129,7 @@ struct cvf_dev {
 	u32 mig_done;		/* device states saved + hand-overs done here */
 	int mig_err;		/* the last one: 0 or -errno */
 	bool in_reset;		/* a reset's cleanup runs: leave the VF alone */
+	bool closing;		/* the last fd's cleanup runs: the same */
 	/* reset_lock protects deferred_reset */
 	spinlock_t reset_lock;
 	bool deferred_reset;	/* a reset came while state_mutex was held */

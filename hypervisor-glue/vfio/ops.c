@@ -33,7 +33,9 @@ static void cvf_close_device(struct vfio_device *vdev)
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
 	mutex_lock(&cvf->state_mutex);
+	cvf->closing = true;	/* see cvf_giveback() */
 	cvf_mig_cleanup(cvf);
+	cvf->closing = false;
 	/*
 	 * The DMA log session ends with the VM that started it. QEMU's source
 	 * postpones log_stop after a completed migration until its VM runs

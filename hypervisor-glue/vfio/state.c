@@ -116,12 +116,15 @@ out_put:
  * released: the reset cleared the queue enables, and writing back the
  * ones the take saved would start a function-level-reset VF's queues on
  * rings it no longer knows; the guest driver finds the reset on its own.
- * So too when BAR0 cannot be accessed (memory disabled, D3).
+ * So too when BAR0 cannot be accessed (memory disabled, D3), and when the
+ * last fd closes (cvf_close_device()): there is no guest to go on, often
+ * one that migrated away, and restarted queues would DMA into its memory,
+ * which in no-IOMMU mode may already be freed, until the core's reset.
  */
 void cvf_giveback(struct cvf_dev *cvf)
 {
 	/* never inside a reset: it may hold memory_lock for write */
-	bool bar = !cvf->in_reset && !cvf_bar_get(cvf);
+	bool bar = !cvf->in_reset && !cvf->closing && !cvf_bar_get(cvf);
 
 	/* checked under memory_lock: a reset since then comes after us */
 	if (bar && cvf_reset_seen(cvf)) {
@@ -130,6 +133,9 @@ void cvf_giveback(struct cvf_dev *cvf)
 	}
 	if (!bar)
 		cvf->dev.stopped = false;	/* nothing we may restart */
+	if (cvf->closing)
+		dev_info(&cvf_pdev(cvf)->dev,
+			 "closed while held (its VM migrated away or quit): queues left stopped\n");
 	compsc_host_giveback(&cvf->area->h, &cvf->dev, 0);
 	if (bar) {
 		compsc_host_kick(&cvf->dev, false);

@@ -62,8 +62,12 @@ def _second_hop(l1, peer, first):
     """And back to VF0 (issue 12): the host that saves now was itself a
     destination and adds a base to every read; the stream must carry the
     counters as the guest read them (base included), or the next host's
-    base makes them jump by about 2^32 - base."""
+    base makes them jump by about 2^32 - base. The migrated-away source
+    still held VF0 when its QEMU quit: the close leaves its queues stopped
+    (restarted, they would DMA into the dead VM's memory)."""
+    mark = len(l1.sh("dmesg").out)
     l1.l2_stop("src")
+    l1.wait_dmesg(mark, "closed while held .*: queues left stopped", timeout=60)
     l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_incoming(SRC_PORT)
     assert peer.ping(L2_IP, count=10, interval=0.2).received >= 5
