@@ -5,11 +5,17 @@
  * A netdev is a candidate for an upper when it is an Ethernet device on a
  * bus (it has a parent device: virtual devices such as the upper's own
  * VLANs never qualify), in the upper's namespace, not already enslaved,
- * and either carries the upper's MAC (permanent or current) or sits on a
- * bus device the upper was told to take (lower_pci). The notifier only
- * schedules the upper's work; the work adopts under RTNL. A lower that
- * unregisters is released in the notifier itself: after that the device
- * is gone, and nothing touches it again.
+ * and either sits on a bus device the upper was told to take as its
+ * standby (standby_pci), or else carries the upper's MAC (permanent or
+ * current) or sits on a bus device named in lower_pci: a primary. The
+ * notifier only schedules the upper's work; the work adopts under RTNL. A
+ * lower that unregisters is released in the notifier itself: after that
+ * the device is gone, and nothing touches it again.
+ *
+ * With a standby, a new primary is replayed and opened without the VM's
+ * MAC and carries nothing until it is ready; then it gets the MAC, which
+ * is what moves the VM's frames to it at the host's switch (the host
+ * gave the standby's path the frames meanwhile), and transmit follows.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
@@ -23,6 +29,9 @@ MODULE_PARM_DESC(mac, "MAC of the upper to create at load (a lower with it is ad
 static char *lower_pci;
 module_param(lower_pci, charp, 0444);
 MODULE_PARM_DESC(lower_pci, "comma-separated bus devices (e.g. 0000:01:10.2) whose netdev is adopted too");
+static char *standby_pci;
+module_param(standby_pci, charp, 0444);
+MODULE_PARM_DESC(standby_pci, "comma-separated bus devices whose netdev is the standby lower (e.g. a virtio-net with the VM's MAC)");
 static char *name = "gsh%d";
 module_param(name, charp, 0444);
 MODULE_PARM_DESC(name, "name of the upper (default gsh%d)");
@@ -47,22 +56,25 @@ void gshadow_kick(struct gshadow *gs)
 	schedule_work(&gs->work);
 }
 
-/* The bus device a netdev sits on matches one the user named. */
-static bool gshadow_cand_named(struct gshadow *gs, struct net_device *dev)
+/* The bus device a netdev sits on matches one in @cands. */
+static bool gshadow_cand_named(const struct gshadow_cands *cands,
+			       struct net_device *dev)
 {
 	struct device *p = dev->dev.parent;
 	int i;
 
-	for (i = 0; i < GSHADOW_MAX_CANDS && gs->cands[i][0]; i++) {
+	for (i = 0; i < GSHADOW_MAX_CANDS && cands->dev[i][0]; i++) {
 		/* virtio-net sits on a virtio device on a PCI function */
-		if (!strcmp(dev_name(p), gs->cands[i]) ||
-		    (p->parent && !strcmp(dev_name(p->parent), gs->cands[i])))
+		if (!strcmp(dev_name(p), cands->dev[i]) ||
+		    (p->parent && !strcmp(dev_name(p->parent), cands->dev[i])))
 			return true;
 	}
 	return false;
 }
 
-static bool gshadow_candidate(struct gshadow *gs, struct net_device *dev)
+/* @dev may become @gs's standby (@standby) or primary lower. */
+static bool gshadow_candidate(struct gshadow *gs, struct net_device *dev,
+			      bool standby)
 {
 	ASSERT_RTNL();
 	if (dev->type != ARPHRD_ETHER || !dev->dev.parent ||
@@ -71,12 +83,16 @@ static bool gshadow_candidate(struct gshadow *gs, struct net_device *dev)
 	    dev->reg_state != NETREG_REGISTERED ||
 	    netdev_master_upper_dev_get(dev))
 		return false;
-	return ether_addr_equal(dev->perm_addr, gs->upper->dev_addr) ||
-	       ether_addr_equal(dev->dev_addr, gs->upper->dev_addr) ||
-	       gshadow_cand_named(gs, dev);
+	/* the standby carries the VM's MAC too: its name decides */
+	if (gshadow_cand_named(&gs->standby_cands, dev))
+		return standby;
+	return !standby &&
+	       (ether_addr_equal(dev->perm_addr, gs->upper->dev_addr) ||
+		ether_addr_equal(dev->dev_addr, gs->upper->dev_addr) ||
+		gshadow_cand_named(&gs->cands, dev));
 }
 
-int gshadow_set_cands(struct gshadow *gs, const char *list)
+int gshadow_set_cands(struct gshadow_cands *cands, const char *list)
 {
 	char tmp[GSHADOW_MAX_CANDS][GSHADOW_CAND_LEN] = {};
 	const char *p = list;
@@ -95,7 +111,7 @@ int gshadow_set_cands(struct gshadow *gs, const char *list)
 		if (*p)
 			p++;
 	}
-	memcpy(gs->cands, tmp, sizeof(tmp));
+	memcpy(cands->dev, tmp, sizeof(tmp));
 	return 0;
 }
 
@@ -119,10 +135,16 @@ static void gshadow_report_masked(struct gshadow *gs, struct net_device *lower)
 		    lower->name, names);
 }
 
-/* Take @lower under @gs: rx handler, master link, replay, then publish. */
-static int gshadow_adopt(struct gshadow *gs, struct net_device *lower)
+/*
+ * Take @lower under @gs as its standby or its primary: rx handler, master
+ * link, replay, then publish. A primary beside a standby is not live yet
+ * and gets no MAC (gshadow_go_live()).
+ */
+static int gshadow_adopt(struct gshadow *gs, struct net_device *lower,
+			 bool standby)
 {
 	struct net_device *upper = gs->upper;
+	bool beside = !standby && rtnl_dereference(gs->standby);
 	int err;
 
 	ASSERT_RTNL();
@@ -133,26 +155,35 @@ static int gshadow_adopt(struct gshadow *gs, struct net_device *lower)
 	if (err)
 		goto err_unregister;
 	lower->priv_flags |= IFF_NO_ADDRCONF;
-	netdev_hold(lower, &gs->lower_tracker, GFP_KERNEL);
+	netdev_hold(lower, standby ? &gs->standby_tracker : &gs->lower_tracker,
+		    GFP_KERNEL);
 
-	gshadow_replay(gs, lower);
+	gshadow_replay(gs, lower, !beside);
 	if (!(lower->flags & IFF_UP)) {
 		err = dev_open(lower, NULL);
 		if (err)
 			netdev_warn(upper, "%s does not open (%d); holding until it does\n",
 				    lower->name, err);
 	}
-	rcu_assign_pointer(gs->lower, lower);
+	if (standby) {
+		rcu_assign_pointer(gs->standby, lower);
+	} else {
+		gs->primary_refused = false;
+		WRITE_ONCE(gs->primary_live, !beside);
+		rcu_assign_pointer(gs->lower, lower);
+	}
 	gshadow_sync_addrs(gs, lower);
 	gs->notify_pending = true;
-	netif_inherit_tso_max(upper, lower);
+	if (!standby)
+		netif_inherit_tso_max(upper, lower);
 	netdev_update_features(upper);
 	gshadow_report_masked(gs, lower);
-	gshadow_inc(gs, GSHADOW_LOWER_ADOPTED);
+	gshadow_inc(gs, standby ? GSHADOW_STANDBY_ADOPTED : GSHADOW_LOWER_ADOPTED);
 	if (!netif_carrier_ok(upper))
 		netif_carrier_on(upper);
-	netdev_info(upper, "adopted %s (%s)\n", lower->name,
-		    dev_name(lower->dev.parent));
+	netdev_info(upper, "adopted %s (%s)%s\n", lower->name,
+		    dev_name(lower->dev.parent), standby ? " as standby" :
+		    beside ? ": live once ready" : "");
 	return 0;
 
 err_unregister:
@@ -170,9 +201,17 @@ static void gshadow_release(struct gshadow *gs, struct net_device *lower,
 			    bool gone)
 {
 	struct net_device *upper = gs->upper;
+	bool standby = lower == rtnl_dereference(gs->standby);
+	struct net_device *other;
 
 	ASSERT_RTNL();
-	RCU_INIT_POINTER(gs->lower, NULL);
+	if (standby) {
+		RCU_INIT_POINTER(gs->standby, NULL);
+	} else {
+		RCU_INIT_POINTER(gs->lower, NULL);
+		WRITE_ONCE(gs->primary_live, false);
+	}
+	other = rtnl_dereference(standby ? gs->lower : gs->standby);
 	/* waits for every RCU reader: no transmit or receive uses it after */
 	netdev_rx_handler_unregister(lower);
 	netdev_upper_dev_unlink(lower, upper);
@@ -181,38 +220,76 @@ static void gshadow_release(struct gshadow *gs, struct net_device *lower,
 	dev_mc_unsync(lower, upper);
 	if (!gone)
 		gshadow_unreplay(gs, lower);
-	netdev_put(lower, &gs->lower_tracker);
-	gshadow_inc(gs, GSHADOW_LOWER_RELEASED);
-	netdev_info(upper, "released %s%s\n", lower->name,
-		    gone ? " (device gone): holding transmit" : "");
+	netdev_put(lower, standby ? &gs->standby_tracker : &gs->lower_tracker);
+	if (!standby)
+		gshadow_inc(gs, GSHADOW_LOWER_RELEASED);
+	/* the network learns the VM's new path through the one left */
+	if (other)
+		gs->notify_pending = true;
+	netdev_info(upper, "released %s%s%s\n", lower->name,
+		    standby ? " (standby)" : "",
+		    !gone ? "" : other ? " (device gone)" :
+		    " (device gone): holding transmit");
 }
 
-static void gshadow_try_adopt(struct gshadow *gs)
+static void gshadow_try_adopt(struct gshadow *gs, bool standby)
 {
 	struct net_device *dev;
 
 	for_each_netdev(dev_net(gs->upper), dev)
-		if (gshadow_candidate(gs, dev) && !gshadow_adopt(gs, dev))
+		if (gshadow_candidate(gs, dev, standby) &&
+		    !gshadow_adopt(gs, dev, standby))
 			return;
+}
+
+/*
+ * A primary beside a standby is ready (or the standby left): give it the
+ * VM's MAC, so the host switches the VM's frames to it, and move transmit
+ * over. A MAC its host refuses keeps traffic on the standby, loudly.
+ */
+static void gshadow_go_live(struct gshadow *gs, struct net_device *primary)
+{
+	if (gs->primary_refused)
+		return;
+	if (gshadow_replay_mac(gs, primary)) {
+		gs->primary_refused = true;
+		netdev_warn(gs->upper, "%s stays unused: traffic stays on the standby\n",
+			    primary->name);
+		return;
+	}
+	WRITE_ONCE(gs->primary_live, true);
+	gs->notify_pending = true;
+	gshadow_inc(gs, GSHADOW_MAC_DEFERRED);
+	netdev_info(gs->upper, "%s live: MAC in place, transmit moves to it\n",
+		    primary->name);
 }
 
 static void gshadow_work(struct work_struct *w)
 {
 	struct gshadow *gs = container_of(w, struct gshadow, work);
-	struct net_device *lower;
+	struct net_device *primary, *standby, *lower;
 
 	rtnl_lock();
 	if (gs->upper->reg_state != NETREG_REGISTERED)
 		goto out;
+	/* the standby first: a primary adopted beside it waits for its MAC */
+	if (!rtnl_dereference(gs->standby) && gs->standby_cands.dev[0][0])
+		gshadow_try_adopt(gs, true);
 	if (!rtnl_dereference(gs->lower))
-		gshadow_try_adopt(gs);
-	lower = rtnl_dereference(gs->lower);
-	if (!gshadow_lower_ready(lower))
+		gshadow_try_adopt(gs, false);
+	primary = rtnl_dereference(gs->lower);
+	standby = rtnl_dereference(gs->standby);
+	if (primary && !gs->primary_live &&
+	    (gshadow_lower_ready(primary) || !standby))
+		gshadow_go_live(gs, primary);
+	lower = gshadow_pick(gs, primary, standby);
+	if (!lower)
 		goto out;
 	if (gs->notify_pending)
 		/* a guest-clock mark just before the first frame a peer sees */
-		netdev_info(gs->upper, "%s ready: sending %u held, announcing\n",
-			    lower->name, skb_queue_len(&gs->held));
+		netdev_info(gs->upper, "%s ready: sending %u held, announcing%s\n",
+			    lower->name, skb_queue_len(&gs->held),
+			    lower == standby ? " (standby)" : "");
 	gshadow_flush(gs, lower);
 	if (gs->notify_pending) {
 		/* gratuitous ARP and unsolicited NA through the new lower */
@@ -234,23 +311,37 @@ static int gshadow_netdev_event(struct notifier_block *nb,
 		return NOTIFY_DONE;
 	list_for_each_entry(gs, &gshadow_uppers, node) {
 		struct net_device *lower = rtnl_dereference(gs->lower);
+		struct net_device *standby = rtnl_dereference(gs->standby);
+		bool ours = dev == lower || dev == standby;
 
 		switch (event) {
 		case NETDEV_REGISTER:
 		case NETDEV_CHANGEADDR:
-			if (!lower && gshadow_candidate(gs, dev))
+			if ((!lower && gshadow_candidate(gs, dev, false)) ||
+			    (!standby && gshadow_candidate(gs, dev, true)))
 				gshadow_kick(gs);
 			break;
 		case NETDEV_UNREGISTER:
-			if (lower == dev) {
+			if (ours) {
 				gshadow_release(gs, dev, true);
 				gshadow_kick(gs);
 			}
 			break;
 		case NETDEV_UP:
 		case NETDEV_CHANGE:
-			if (lower == dev && gshadow_lower_ready(dev))
+			if (ours && gshadow_lower_ready(dev))
 				gshadow_kick(gs);
+			break;
+		case NETDEV_NOTIFY_PEERS:
+			/*
+			 * A lower's host asks for an announcement (virtio-net
+			 * after a migration): the lower has no address of its
+			 * own, the upper announces.
+			 */
+			if (ours) {
+				gs->notify_pending = true;
+				gshadow_kick(gs);
+			}
 			break;
 		}
 	}
@@ -268,6 +359,9 @@ static void gshadow_destroy(struct gshadow *gs)
 	cancel_work_sync(&gs->work);
 	rtnl_lock();
 	lower = rtnl_dereference(gs->lower);
+	if (lower)
+		gshadow_release(gs, lower, false);
+	lower = rtnl_dereference(gs->standby);
 	if (lower)
 		gshadow_release(gs, lower, false);
 	list_del(&gs->node);
@@ -293,7 +387,10 @@ static int gshadow_make_upper(void)
 	INIT_WORK(&gs->work, gshadow_work);
 	gs->hold_max = hold_qlen;
 	rtnl_lock();
-	err = gshadow_set_cands(gs, lower_pci ? lower_pci : "");
+	err = gshadow_set_cands(&gs->cands, lower_pci ? lower_pci : "");
+	if (!err)
+		err = gshadow_set_cands(&gs->standby_cands,
+					standby_pci ? standby_pci : "");
 	if (!err)
 		err = register_netdevice(upper);
 	if (!err)

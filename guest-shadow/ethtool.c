@@ -8,7 +8,8 @@
 static const char gshadow_stat_names[GSHADOW_NR_STATS][ETH_GSTRING_LEN] = {
 	"tx_held", "tx_held_sent", "tx_hold_dropped", "tx_hold_peak",
 	"lower_adopted", "lower_released", "replays", "replay_errors",
-	"mtu_clamped", "peer_notify", "log_full",
+	"mtu_clamped", "peer_notify", "log_full", "tx_standby",
+	"standby_adopted", "mac_deferred",
 	"call_mtu", "call_mac", "call_rx_mode", "call_rx_flags",
 	"call_vlan_add", "call_vlan_del",
 };
@@ -16,7 +17,7 @@ static const char gshadow_stat_names[GSHADOW_NR_STATS][ETH_GSTRING_LEN] = {
 /* Gauges after the counters: what the shadow holds right now. */
 static const char gshadow_gauge_names[][ETH_GSTRING_LEN] = {
 	"tx_hold_qlen", "tx_hold_max", "log_records", "features_masked",
-	"has_lower",
+	"has_lower", "has_standby",
 };
 
 #define GSHADOW_NR_GAUGES	ARRAY_SIZE(gshadow_gauge_names)
@@ -64,6 +65,7 @@ static void gshadow_get_stats(struct net_device *dev,
 	*data++ = gshadow_log_count(gs);
 	*data++ = gs->masked;
 	*data++ = !!rcu_access_pointer(gs->lower);
+	*data++ = !!rcu_access_pointer(gs->standby);
 }
 
 const struct ethtool_ops gshadow_ethtool_ops = {

@@ -3,9 +3,12 @@
  * gshadow - guest shadow for unmodified NIC drivers.
  *
  * One upper netdev (struct gshadow, its private area) carries the guest's
- * network identity: name, MAC, addresses, routes, sockets. Beneath it sits
- * at most one lower netdev, driven by whatever unmodified driver the
- * device has. The core (core.c) finds and adopts a lower when one
+ * network identity: name, MAC, addresses, routes, sockets. Beneath it sit
+ * at most two lower netdevs, each driven by whatever unmodified driver its
+ * device has: the primary (the VF, which comes and goes with hot-plug)
+ * and, optionally, a standby (a virtio-net with the VM's MAC named in
+ * standby_pci) that carries traffic while the primary is away or not yet
+ * live. The core (core.c) finds and adopts a lower when one
  * registers and releases it when it goes; the upper (upper.c) forwards
  * transmit to the lower or holds it while there is none; record.c keeps
  * the configuration applied through the upper in libcompsc's replay log
@@ -15,8 +18,12 @@
  * - adopt, release, replay, the lower pointer's writes, the uppers list,
  *   the candidate list and the mode run under RTNL; nothing under RTNL
  *   waits for anything but the lower's own ndo calls.
- * - the lower pointer is read under RCU (transmit, rx_mode); a lower is
+ * - the lower pointers are read under RCU (transmit, rx_mode); a lower is
  *   released only after synchronize_net() (netdev_rx_handler_unregister).
+ * - a primary adopted beside a standby gets the VM's MAC only once it is
+ *   ready (primary_live): until then the host switches the VM's frames to
+ *   the standby, and a MAC set earlier would steer them into a device
+ *   still opening.
  * - the notifier never adopts inline: it schedules the upper's work,
  *   which takes RTNL itself, so a driver's probe finishes first.
  */
@@ -50,6 +57,9 @@ enum gshadow_stat {
 	GSHADOW_MTU_CLAMPED,	/* lowers that could not take the MTU */
 	GSHADOW_PEER_NOTIFY,	/* gratuitous ARP / unsolicited NA rounds */
 	GSHADOW_LOG_FULL,	/* settings the replay log had no room for */
+	GSHADOW_TX_STANDBY,	/* skbs sent through the standby */
+	GSHADOW_STANDBY_ADOPTED,
+	GSHADOW_MAC_DEFERRED,	/* primaries given the MAC once ready */
 	GSHADOW_CALL_MTU,	/* tap: calls through the upper, any mode */
 	GSHADOW_CALL_MAC,
 	GSHADOW_CALL_RX_MODE,
@@ -59,10 +69,19 @@ enum gshadow_stat {
 	GSHADOW_NR_STATS,
 };
 
+/* Bus devices named by the user, e.g. 0000:01:10.2; "" ends the list. */
+struct gshadow_cands {
+	char dev[GSHADOW_MAX_CANDS][GSHADOW_CAND_LEN];
+};
+
 struct gshadow {
 	struct net_device *upper;
-	struct net_device __rcu *lower;	/* RTNL writes, RCU reads */
+	struct net_device __rcu *lower;	/* the primary: RTNL writes, RCU reads */
 	netdevice_tracker lower_tracker;
+	struct net_device __rcu *standby; /* RTNL writes, RCU reads */
+	netdevice_tracker standby_tracker;
+	bool primary_live;		/* RTNL writes, READ_ONCE in transmit */
+	bool primary_refused;		/* RTNL: its host refused the MAC */
 	struct list_head node;		/* in gshadow_uppers, under RTNL */
 	struct work_struct work;	/* adopt, flush, notify: takes RTNL */
 	struct sk_buff_head held;	/* hold queue; its own lock */
@@ -71,7 +90,8 @@ struct gshadow {
 	bool notify_pending;		/* RTNL: announce once the lower is up */
 	bool replaying;			/* RTNL: our own upper calls, not recorded */
 	netdev_features_t masked;	/* RTNL: offloads the lower lacks */
-	char cands[GSHADOW_MAX_CANDS][GSHADOW_CAND_LEN]; /* RTNL */
+	struct gshadow_cands cands;	/* RTNL: lower_pci */
+	struct gshadow_cands standby_cands; /* RTNL: standby_pci */
 	spinlock_t log_lock;		/* protects log (rx_mode is atomic) */
 	struct compsc_replay log;
 	void *log_mem;
@@ -86,7 +106,7 @@ static inline void gshadow_inc(struct gshadow *gs, enum gshadow_stat s)
 /* core.c */
 bool gshadow_lower_ready(const struct net_device *lower);
 void gshadow_kick(struct gshadow *gs);
-int gshadow_set_cands(struct gshadow *gs, const char *list);
+int gshadow_set_cands(struct gshadow_cands *cands, const char *list);
 
 /* upper.c */
 extern const struct net_device_ops gshadow_netdev_ops;
@@ -94,6 +114,8 @@ struct net_device *gshadow_create(const char *name, const u8 *mac,
 				  u32 log_records);
 rx_handler_result_t gshadow_handle_frame(struct sk_buff **pskb);
 void gshadow_flush(struct gshadow *gs, struct net_device *lower);
+struct net_device *gshadow_pick(struct gshadow *gs, struct net_device *primary,
+				struct net_device *standby);
 
 /* record.c: the interpose tap's log and its replay */
 int gshadow_log_init(struct gshadow *gs, u32 records);
@@ -104,7 +126,8 @@ void gshadow_record_flags(struct gshadow *gs, u32 flags);
 void gshadow_record_vlan(struct gshadow *gs, __be16 proto, u16 vid, bool add);
 void gshadow_record_addrs(struct gshadow *gs);
 u32 gshadow_log_count(struct gshadow *gs);
-void gshadow_replay(struct gshadow *gs, struct net_device *lower);
+void gshadow_replay(struct gshadow *gs, struct net_device *lower, bool mac);
+int gshadow_replay_mac(struct gshadow *gs, struct net_device *lower);
 void gshadow_unreplay(struct gshadow *gs, struct net_device *lower);
 
 /* ethtool.c, sysfs.c */

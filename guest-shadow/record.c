@@ -227,20 +227,23 @@ static void gshadow_replay_mtu(struct gshadow *gs, struct net_device *lower)
 	dev_set_mtu(upper, mtu);
 }
 
-static void gshadow_replay_mac(struct gshadow *gs, struct net_device *lower)
+/* Give @lower the recorded MAC; 0 also when it has it or none is recorded. */
+int gshadow_replay_mac(struct gshadow *gs, struct net_device *lower)
 {
 	struct sockaddr sa = { .sa_family = lower->type };
 	int err;
 
-	if (!gshadow_get(gs, GSHADOW_KEY_MAC, sa.sa_data, ETH_ALEN) ||
+	if (!gshadow_recording(gs) ||
+	    !gshadow_get(gs, GSHADOW_KEY_MAC, sa.sa_data, ETH_ALEN) ||
 	    ether_addr_equal(lower->dev_addr, sa.sa_data))
-		return;
+		return 0;
 	err = dev_set_mac_address(lower, &sa, NULL);
 	if (err) {
 		gshadow_inc(gs, GSHADOW_REPLAY_ERRORS);
 		netdev_warn(gs->upper, "%s refuses MAC %pM (%d): its host must allow it\n",
 			    lower->name, sa.sa_data, err);
 	}
+	return err;
 }
 
 static void gshadow_replay_flags(struct gshadow *gs, struct net_device *lower,
@@ -278,15 +281,19 @@ static void gshadow_replay_vlans(struct gshadow *gs, struct net_device *lower,
 	kfree(v);
 }
 
-/* Drive a newly adopted @lower into the recorded configuration (RTNL). */
-void gshadow_replay(struct gshadow *gs, struct net_device *lower)
+/*
+ * Drive a newly adopted @lower into the recorded configuration (RTNL).
+ * @mac false: the MAC comes later (a primary beside a standby: core.c).
+ */
+void gshadow_replay(struct gshadow *gs, struct net_device *lower, bool mac)
 {
 	ASSERT_RTNL();
 	if (!gshadow_recording(gs))
 		return;
 	gs->replaying = true;
 	gshadow_replay_mtu(gs, lower);
-	gshadow_replay_mac(gs, lower);
+	if (mac)
+		gshadow_replay_mac(gs, lower);
 	gshadow_replay_flags(gs, lower, 1);
 	gshadow_replay_vlans(gs, lower, true);
 	gs->replaying = false;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gshadow sysfs, /sys/class/net/<upper>/gshadow/:
- *   lower            the lower netdev now, or "none"
+ *   lower            the primary lower netdev now, or "none"
+ *   standby          the standby lower netdev now, or "none"
  *   lower_pci        bus devices whose netdev is adopted besides a MAC match
  *   hold_qlen        the transmit hold queue bound (packets)
  *   mode             passthrough | interpose
@@ -39,20 +40,31 @@ int gshadow_masked_names(netdev_features_t f, char *buf, size_t len)
 	return n;
 }
 
-static ssize_t lower_show(struct device *d, struct device_attribute *a,
-			  char *buf)
+static ssize_t gshadow_show_dev(struct net_device __rcu **p, char *buf)
 {
-	struct gshadow *gs = to_gs(d);
 	struct net_device *lower;
 	ssize_t n;
 
 	rcu_read_lock();
-	lower = rcu_dereference(gs->lower);
+	lower = rcu_dereference(*p);
 	n = sysfs_emit(buf, "%s\n", lower ? lower->name : "none");
 	rcu_read_unlock();
 	return n;
 }
+
+static ssize_t lower_show(struct device *d, struct device_attribute *a,
+			  char *buf)
+{
+	return gshadow_show_dev(&to_gs(d)->lower, buf);
+}
 static DEVICE_ATTR_RO(lower);
+
+static ssize_t standby_show(struct device *d, struct device_attribute *a,
+			    char *buf)
+{
+	return gshadow_show_dev(&to_gs(d)->standby, buf);
+}
+static DEVICE_ATTR_RO(standby);
 
 static ssize_t lower_pci_show(struct device *d, struct device_attribute *a,
 			      char *buf)
@@ -63,8 +75,9 @@ static ssize_t lower_pci_show(struct device *d, struct device_attribute *a,
 
 	if (!rtnl_trylock())
 		return restart_syscall();
-	for (i = 0; i < GSHADOW_MAX_CANDS && gs->cands[i][0]; i++)
-		n += sysfs_emit_at(buf, n, "%s%s", i ? "," : "", gs->cands[i]);
+	for (i = 0; i < GSHADOW_MAX_CANDS && gs->cands.dev[i][0]; i++)
+		n += sysfs_emit_at(buf, n, "%s%s", i ? "," : "",
+				   gs->cands.dev[i]);
 	rtnl_unlock();
 	return n + sysfs_emit_at(buf, n, "\n");
 }
@@ -77,7 +90,7 @@ static ssize_t lower_pci_store(struct device *d, struct device_attribute *a,
 
 	if (!rtnl_trylock())
 		return restart_syscall();
-	err = gshadow_set_cands(gs, buf);
+	err = gshadow_set_cands(&gs->cands, buf);
 	rtnl_unlock();
 	if (err)
 		return err;
@@ -149,6 +162,7 @@ static DEVICE_ATTR_RO(features_masked);
 
 static struct attribute *gshadow_attrs[] = {
 	&dev_attr_lower.attr,
+	&dev_attr_standby.attr,
 	&dev_attr_lower_pci.attr,
 	&dev_attr_hold_qlen.attr,
 	&dev_attr_mode.attr,

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gshadow upper: the netdev applications use. Transmit goes to the lower
- * when it can carry it and into the bounded hold queue when it cannot, so
- * the stack never sees an error; every configuration call is forwarded to
- * the lower (the passthrough tap counts it) and, in interpose mode,
- * recorded for the next lower (record.c).
+ * gshadow upper: the netdev applications use. Transmit goes to the primary
+ * lower when it is live, else to a usable standby, and into the bounded
+ * hold queue when neither can carry it, so the stack never sees an error;
+ * every configuration call is forwarded to both lowers (the passthrough
+ * tap counts it) and, in interpose mode, recorded for the next lower
+ * (record.c).
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -62,21 +63,33 @@ static void gshadow_xmit_lower(struct net_device *upper,
 		dev_core_stats_tx_dropped_inc(upper);
 }
 
+/* The lower transmit uses: the primary once live, else a usable standby. */
+struct net_device *gshadow_pick(struct gshadow *gs, struct net_device *primary,
+				struct net_device *standby)
+{
+	if (READ_ONCE(gs->primary_live) && gshadow_lower_ready(primary))
+		return primary;
+	return gshadow_lower_ready(standby) ? standby : NULL;
+}
+
 static netdev_tx_t gshadow_start_xmit(struct sk_buff *skb,
 				      struct net_device *dev)
 {
 	struct gshadow *gs = netdev_priv(dev);
-	struct net_device *lower = rcu_dereference_bh(gs->lower);
+	struct net_device *standby = rcu_dereference_bh(gs->standby);
+	struct net_device *lower;
 
+	lower = gshadow_pick(gs, rcu_dereference_bh(gs->lower), standby);
 	/* behind held packets too, or they would be overtaken */
-	if (unlikely(!gshadow_lower_ready(lower) ||
-		     !skb_queue_empty_lockless(&gs->held))) {
+	if (unlikely(!lower || !skb_queue_empty_lockless(&gs->held))) {
 		netdev_tx_t rc = gshadow_hold(gs, skb);
 
-		if (gshadow_lower_ready(lower))
+		if (lower)
 			gshadow_kick(gs);
 		return rc;
 	}
+	if (lower == standby)
+		gshadow_inc(gs, GSHADOW_TX_STANDBY);
 	gshadow_xmit_lower(dev, lower, skb);
 	return NETDEV_TX_OK;
 }
@@ -92,6 +105,23 @@ void gshadow_flush(struct gshadow *gs, struct net_device *lower)
 	}
 }
 
+/*
+ * The lowers a configuration call goes to (RTNL): the primary first, then
+ * the standby; returns how many there are.
+ */
+static int gshadow_lowers(struct gshadow *gs, struct net_device *out[2])
+{
+	int n = 0;
+
+	out[n] = rtnl_dereference(gs->lower);
+	if (out[n])
+		n++;
+	out[n] = rtnl_dereference(gs->standby);
+	if (out[n])
+		n++;
+	return n;
+}
+
 static int gshadow_open(struct net_device *dev)
 {
 	return 0;
@@ -105,14 +135,19 @@ static int gshadow_stop(struct net_device *dev)
 static int gshadow_change_mtu(struct net_device *dev, int mtu)
 {
 	struct gshadow *gs = netdev_priv(dev);
-	struct net_device *lower = rtnl_dereference(gs->lower);
-	int err;
+	struct net_device *lower[2];
+	int i, n, err;
 
 	gshadow_inc(gs, GSHADOW_CALL_MTU);
-	if (lower) {
-		err = dev_set_mtu(lower, mtu);
-		if (err)
+	n = gshadow_lowers(gs, lower);
+	for (i = 0; i < n; i++) {
+		err = dev_set_mtu(lower[i], mtu);
+		if (err) {
+			/* both lowers carry the upper's frames: both or neither */
+			while (i--)
+				dev_set_mtu(lower[i], dev->mtu);
 			return err;
+		}
 	}
 	WRITE_ONCE(dev->mtu, mtu);
 	if (!gs->replaying)
@@ -120,18 +155,22 @@ static int gshadow_change_mtu(struct net_device *dev, int mtu)
 	return 0;
 }
 
+/* A primary that is not live yet gets the MAC when it goes live (core.c). */
 static int gshadow_set_mac(struct net_device *dev, void *p)
 {
 	struct gshadow *gs = netdev_priv(dev);
-	struct net_device *lower = rtnl_dereference(gs->lower);
+	struct net_device *lower[2];
 	struct sockaddr *sa = p;
-	int err;
+	int i, n, err;
 
 	gshadow_inc(gs, GSHADOW_CALL_MAC);
 	if (!is_valid_ether_addr(sa->sa_data))
 		return -EADDRNOTAVAIL;
-	if (lower) {
-		err = dev_set_mac_address(lower, sa, NULL);
+	n = gshadow_lowers(gs, lower);
+	for (i = 0; i < n; i++) {
+		if (lower[i] == rtnl_dereference(gs->lower) && !gs->primary_live)
+			continue;
+		err = dev_set_mac_address(lower[i], sa, NULL);
 		if (err)
 			return err;
 	}
@@ -153,6 +192,11 @@ static void gshadow_set_rx_mode(struct net_device *dev)
 		dev_uc_sync_multiple(lower, dev);
 		dev_mc_sync_multiple(lower, dev);
 	}
+	lower = rcu_dereference(gs->standby);
+	if (lower) {
+		dev_uc_sync_multiple(lower, dev);
+		dev_mc_sync_multiple(lower, dev);
+	}
 	rcu_read_unlock();
 	gshadow_record_addrs(gs);
 }
@@ -160,27 +204,35 @@ static void gshadow_set_rx_mode(struct net_device *dev)
 static void gshadow_change_rx_flags(struct net_device *dev, int change)
 {
 	struct gshadow *gs = netdev_priv(dev);
-	struct net_device *lower = rtnl_dereference(gs->lower);
+	struct net_device *lower[2];
+	int i, n;
 
 	gshadow_inc(gs, GSHADOW_CALL_RX_FLAGS);
-	if (lower && (change & IFF_PROMISC))
-		dev_set_promiscuity(lower, dev->flags & IFF_PROMISC ? 1 : -1);
-	if (lower && (change & IFF_ALLMULTI))
-		dev_set_allmulti(lower, dev->flags & IFF_ALLMULTI ? 1 : -1);
+	n = gshadow_lowers(gs, lower);
+	for (i = 0; i < n; i++) {
+		if (change & IFF_PROMISC)
+			dev_set_promiscuity(lower[i], dev->flags & IFF_PROMISC ? 1 : -1);
+		if (change & IFF_ALLMULTI)
+			dev_set_allmulti(lower[i], dev->flags & IFF_ALLMULTI ? 1 : -1);
+	}
 	gshadow_record_flags(gs, dev->flags);
 }
 
 static int gshadow_vlan_add(struct net_device *dev, __be16 proto, u16 vid)
 {
 	struct gshadow *gs = netdev_priv(dev);
-	struct net_device *lower = rtnl_dereference(gs->lower);
-	int err;
+	struct net_device *lower[2];
+	int i, n, err;
 
 	gshadow_inc(gs, GSHADOW_CALL_VLAN_ADD);
-	if (lower) {
-		err = vlan_vid_add(lower, proto, vid);
-		if (err)
+	n = gshadow_lowers(gs, lower);
+	for (i = 0; i < n; i++) {
+		err = vlan_vid_add(lower[i], proto, vid);
+		if (err) {
+			while (i--)
+				vlan_vid_del(lower[i], proto, vid);
 			return err;
+		}
 	}
 	gshadow_record_vlan(gs, proto, vid, true);
 	return 0;
@@ -189,11 +241,13 @@ static int gshadow_vlan_add(struct net_device *dev, __be16 proto, u16 vid)
 static int gshadow_vlan_del(struct net_device *dev, __be16 proto, u16 vid)
 {
 	struct gshadow *gs = netdev_priv(dev);
-	struct net_device *lower = rtnl_dereference(gs->lower);
+	struct net_device *lower[2];
+	int i, n;
 
 	gshadow_inc(gs, GSHADOW_CALL_VLAN_DEL);
-	if (lower)
-		vlan_vid_del(lower, proto, vid);
+	n = gshadow_lowers(gs, lower);
+	for (i = 0; i < n; i++)
+		vlan_vid_del(lower[i], proto, vid);
 	gshadow_record_vlan(gs, proto, vid, false);
 	return 0;
 }
@@ -204,6 +258,9 @@ static netdev_features_t gshadow_fix_features(struct net_device *dev,
 	struct gshadow *gs = netdev_priv(dev);
 	struct net_device *lower = rtnl_dereference(gs->lower);
 
+	/* the primary's, or the standby's while it alone carries traffic */
+	if (!lower)
+		lower = rtnl_dereference(gs->standby);
 	if (lower) {
 		gs->masked = dev->wanted_features & GSHADOW_OFFLOADS &
 			     ~lower->features;

@@ -1,13 +1,19 @@
 """make bench-shadow (issue 14 item 4): the downtime a peer sees when
 Debian's unmodified QEMU, inside the L1 host, live-migrates an L2 whose VF
-driver is Debian's unmodified igbvf, four ways in one run:
+driver is Debian's unmodified igbvf, five ways in one run:
 
-  shadow     igbvf + guest-shadow (gshadow.ko): hot-unplug of the VF,
-             RAM-only migration, hot-plug of the other VF
-             (nested.hotplug_migrate()); the configuration (MTU 9000,
-             VLAN 100, 29 groups, promiscuous) set through the upper is
-             checked from the peer with traffic after each migration, and an
-             iperf3 TCP stream runs across all of them
+  shadow     igbvf + guest-shadow (gshadow.ko) with a virtio-net standby
+             (the VM's MAC, on a tap in L1's br0, standby_pci): the VF
+             gives up the VM's MAC at the PF (the frames go to the
+             standby), hot-unplug of the VF, RAM-only migration, hot-plug
+             of the other VF, which guest-shadow gives the VM's MAC once it
+             is ready (nested.hotplug_migrate(standby=True)); the
+             configuration (MTU 9000, VLAN 100, 29 groups, promiscuous) set
+             through the upper is checked from the peer with traffic on the
+             new VF after each migration, and an iperf3 TCP stream runs
+             across all of them
+  shadow-hold  the same without the standby: guest-shadow holds transmit
+             from the unplug to the plug
   unplug     the same moves without guest-shadow: igbvf alone, l2-init sets
              the address on the new NIC and announces it
   failover   net_failover: virtio-net standby (failover=on, on a tap in
@@ -28,7 +34,8 @@ under TCG inside TCG: compare within one run only.
 Last line, exactly:
   bench-shadow: shadow_vs_unplug=R1 shadow_vs_failover=R2 config_kept=yes|no tcp_alive=yes|no
 R1, R2: median gap of shadow over that of unplug, failover ("na" when a
-mode could not run; the report and stderr say why). config_kept: every
+mode could not run; the report and stderr say why); the line before it
+gives the same ratios for shadow-hold. config_kept: every
 check passed after every shadow migration; tcp_alive: the TCP stream
 never failed and carried data after the last shadow migration.
 """
@@ -59,8 +66,9 @@ PROBE_STEPS = (("found", r"pci 0000:01:00\.0: \[8086:10ca\]"),
                ("probed", r"igbvf 0000:01:00\.0: Intel\(R\) 82576 Virtual Function"),
                ("link_up", r"igbvf 0000:01:00\.0: Link is Up"),
                ("replayed", r"gsh0: replayed \d+ recorded settings"),
-               ("adopted", r"gsh0: adopted|failover primary slave:\S+ registered"),
-               ("ready", r"gsh0: \S+ ready: sending"))
+               ("adopted", r"gsh0: adopted \S+ \(0000:01|failover primary slave:\S+ registered"),
+               ("live", r"gsh0: \S+ live: MAC in place"),
+               ("ready", r"gsh0: \S+ ready: sending \d+ held, announcing$"))
 HERE = Path(__file__).resolve().parent
 
 
@@ -131,9 +139,10 @@ class Hotplug(Mode):
     log = "bench-shadow"
     reps = REPS
     check_config = False
+    standby = False
 
     def start(self) -> None:
-        self.guest = Guest(self.l1, self.nic)
+        self.guest = Guest(self.l1, self.nic, standby=self.standby)
         self.guest.boot()
         if self.check_config:
             _configure(self.guest, self.l1, self.peer)
@@ -153,7 +162,8 @@ class Hotplug(Mode):
     def migrate(self, src: int, dst: int) -> dict:
         """hotplug_migrate() to the other VF; the guest is there now."""
         new = vf_nic(self.l1.vf1, 1) if dst == DST_PORT else vf_nic(self.l1.vf0, 0)
-        t = hotplug_migrate(self.l1, VM_MAC, self.guest.nic, new, src=src, dst=dst)
+        t = hotplug_migrate(self.l1, VM_MAC, self.guest.nic, new, src=src, dst=dst,
+                            standby=self.standby)
         self.plugged, self.at = time.time(), t["at"]
         self.guest.here, self.guest.nic = dst, new
         self.steps = {k: round(t[k], 2) for k in ("unplug_s", "mac_s", "migrate_s", "plug_s")}
@@ -219,6 +229,19 @@ class Shadow(Hotplug):
     name = "shadow"
     nic = "shadow"
     check_config = True
+    standby = True
+
+    def run(self) -> dict:
+        """As Hotplug's, the VFs' trust back off after (Guest.boot())."""
+        try:
+            return super().run()
+        finally:
+            self.l1.sh("l1_vf_trust 0 off; l1_vf_trust 1 off", check=False)
+
+
+class ShadowHold(Shadow):
+    name = "shadow-hold"
+    standby = False
 
 
 class Unplug(Hotplug):
@@ -322,7 +345,7 @@ class Compsc(CompscLog):
 
 # compsc last: the hot-plug modes need L1's PF at MTU 9000 in br0 before any
 # L2 (an MTU change resets the PF and its VFs), which CompSC does not mind.
-MODES = (Shadow, Unplug, Failover, Compsc)
+MODES = (Shadow, ShadowHold, Unplug, Failover, Compsc)
 
 
 def bridge(l1: L1) -> None:
@@ -396,6 +419,10 @@ def report(results: dict, out: Path) -> int:
         for k, v in results.items()))
     print("bench-shadow: gaps (s): " + "; ".join(
         f"{k} {v.get('gaps_s', [])}" for k, v in results.items()))
+    hold = results["shadow-hold"]
+    print(f"bench-shadow: without the standby: shadow_hold_vs_unplug="
+          f"{ratio(hold, results['unplug'])} shadow_hold_vs_failover="
+          f"{ratio(hold, results['failover'])}")
     s = summary(results)
     print(f"bench-shadow: shadow_vs_unplug={s['shadow_vs_unplug']} "
           f"shadow_vs_failover={s['shadow_vs_failover']} "

@@ -109,6 +109,14 @@ l1_vf_mac() {
 	ip link set "$pf" vf "$1" mac "$2"
 }
 
+# l1_vf_trust N on|off: whether the PF lets VF N's guest set its own MAC
+# over an administrator's (guest-shadow with a standby gives a new VF the
+# VM's MAC itself, once the VF is ready: test_shadow_nested.py).
+l1_vf_trust() {
+	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	ip link set "$pf" vf "$1" trust "$2"
+}
+
 # l1_vf_vlan N VID: the PF gives VF N the port VLAN VID (0: none). For a
 # VF no guest uses, while a guest in VID sits on virtio-net behind br0:
 # QEMU's emulated 82576 hands a tagged broadcast only to the pools of a

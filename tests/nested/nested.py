@@ -673,7 +673,7 @@ def virtio_nic(tap: str, mac: str, dev_id: str = "hostdev0") -> dict:
 
 
 def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_PORT,
-                    dst: int = DST_PORT, timeout: float = 300) -> dict:
+                    dst: int = DST_PORT, timeout: float = 300, standby: bool = False) -> dict:
     """Issue 14 item 2, variant A: live-migrate an L2 whose NIC driver
     knows nothing of migration, with QEMU's standard hot-unplug and plug.
 
@@ -690,6 +690,16 @@ def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_POR
        a virtio_nic, netdev_add of its tap first); guest-shadow adopts the
        new NIC, replays the configuration, announces the move.
 
+    With @standby (the guest has a second NIC with @mac, guest-shadow's
+    standby, on the PF's bridge), before step 1: the VF it leaves gives
+    up @mac and its trust (trusted, the leaving igbvf's own reset in its
+    remove would set @mac again: it re-sends the MAC it had), and the VF
+    it arrives on is trusted and keeps its own MAC: guest-shadow sets
+    @mac once that VF is ready, which is what moves the frames to it. In
+    between the PF has no VF with @mac and gives the frames to its own
+    port, the bridge and the standby's tap (while the old VF is still
+    there, igb's overflow unicast still reaches it too).
+
     Every host step inside the outage (1 to 4) is one command or one wait:
     each L1 command and QMP connection costs tenths of a second here
     (bench-shadow's split_s). The destination QEMU runs with -incoming and
@@ -702,14 +712,23 @@ def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_POR
     destination's VF has @mac already)."""
     for port in (src, dst):
         l1.qmp(port, "migrate-set-capabilities", capabilities=RETURN_PATH)
-    t = {"unplug_s": l1.device_del(src, old["id"])}
+    moves = [(old, away_mac(old.get("index", 0)))] + ([] if standby else [(new, mac)])
+    macs = "; ".join(f"l1_vf_mac {nic['index']} {m}" for nic, m in moves if nic["kind"] == "vf")
+    if standby:
+        macs = "; ".join([macs] + [f"l1_vf_trust {nic['index']} {on}" for nic, on in
+                                   ((old, "off"), (new, "on")) if nic["kind"] == "vf"])
+
+    def move_macs() -> float:
+        t0 = time.monotonic()
+        if macs:
+            l1.sh(macs)
+        return time.monotonic() - t0
+
+    t = {"mac_s": move_macs()} if standby else {}
+    t["unplug_s"] = l1.device_del(src, old["id"])
     t["at"] = {"deleted": time.time()}
-    macs = [f"l1_vf_mac {nic['index']} {m}" for nic, m in
-            ((old, away_mac(old.get("index", 0))), (new, mac)) if nic["kind"] == "vf"]
-    t0 = time.monotonic()
-    if macs:
-        l1.sh("; ".join(macs))
-    t["mac_s"] = time.monotonic() - t0
+    if not standby:
+        t["mac_s"] = move_macs()
     t0 = time.monotonic()
     l1.qmp(src, "migrate", uri=f"tcp:127.0.0.1:{MIG_PORT}")
     info = l1.migrate_wait(timeout, 0.1, src)
