@@ -356,8 +356,13 @@ def bridge(l1: L1) -> None:
 
 
 def main(names: list) -> int:
-    """All modes, or only those named on the command line (to debug one)."""
-    modes = [m for m in MODES if not names or m.name in names]
+    """All modes, or only those named on the command line, in that order
+    (to debug one, or to see whether a mode's place in the run matters)."""
+    by_name = {m.name: m for m in MODES}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise SystemExit(f"bench-shadow: no mode {unknown}; modes: {list(by_name)}")
+    modes = [by_name[n] for n in names] if names else list(MODES)
     results = {m.name: {"mode": m.name, "status": "not run", "peer_gap_s": None}
                for m in MODES}
     t0 = time.time()
