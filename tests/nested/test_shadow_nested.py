@@ -141,7 +141,7 @@ def _lower(guest) -> str:
     among a command's output on the L2's console ("[    0.000000] ..."
     was seen there and broke bench-shadow's shadow mode)."""
     out = guest.run('echo "gshadow-lower=$(cat /sys/class/net/gsh0/gshadow/lower)"')
-    m = re.search(r"^gshadow-lower=([\w.-]+)$", out, re.M)
+    m = re.search(r"^gshadow-lower=([\w.-]+)\r?$", out, re.M)
     assert m, f"no lower in {out!r}"
     return m[1]
 
