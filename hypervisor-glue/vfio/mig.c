@@ -14,6 +14,8 @@
  *
  * A take on the size query is bounded (hold_ms, compsc_mig_hold_expired()):
  * a pre-copy that does not switch over gives the guest its device back.
+ * One that timed out there defers the switch-over and is tried again
+ * (compsc_mig_take_timed_out()), a few times per migration.
  */
 #include <linux/file.h>
 #include <linux/jiffies.h>
@@ -46,6 +48,7 @@ static void cvf_backoff_end(struct cvf_dev *cvf)
 {
 	cvf->backoff_until = 0;
 	cvf->holds_expired = 0;
+	cvf->takes_timed_out = 0;
 }
 
 /**
@@ -186,7 +189,7 @@ static void cvf_mig_result(struct cvf_dev *cvf, int err)
  * here: with nothing held, the STOP_COPY save fd fails every read, which
  * fails the migration cleanly (see the top of this file).
  */
-static void cvf_try_take(struct cvf_dev *cvf, const char *when)
+static int cvf_try_take(struct cvf_dev *cvf, const char *when)
 {
 	int err = cvf_take(cvf);
 
@@ -200,6 +203,7 @@ static void cvf_try_take(struct cvf_dev *cvf, const char *when)
 		dev_info(&cvf_pdev(cvf)->dev, "device taken %s (%s)\n", when,
 			 compsc_mig_state_name(cvf->mig_state));
 	}
+	return err;
 }
 
 /* Carry out @actions (COMPSC_MIG_A_*) in their documented order. */
@@ -379,6 +383,37 @@ void cvf_hold_work(struct work_struct *work)
 }
 
 /*
+ * The take on the size query: held, it is bounded (cvf_hold_work()); timed
+ * out, it may defer the switch-over (compsc_mig_take_timed_out()).
+ * Returns COMPSC_MIG_A_DEFER or 0.
+ */
+static u32 cvf_size_query_take(struct cvf_dev *cvf)
+{
+	int err = cvf_try_take(cvf, "on the size query");
+	u32 back;
+
+	if (!err) {
+		cvf->held_at = jiffies;
+		if (cvf_hold_ms)
+			mod_delayed_work(system_wq, &cvf->hold_work,
+					 msecs_to_jiffies(cvf_hold_ms));
+		return 0;
+	}
+	if (err != -ETIMEDOUT ||
+	    !(compsc_mig_take_timed_out(cvf->mig_state,
+					++cvf->takes_timed_out) &
+	      COMPSC_MIG_A_DEFER))
+		return 0;
+	back = compsc_mig_backoff_ms(cvf_take_timeout_ms,
+				     cvf->takes_timed_out);
+	cvf->backoff_until = jiffies + msecs_to_jiffies(back);
+	dev_warn(&cvf_pdev(cvf)->dev,
+		 "pre-copy goes on with the guest on its device; the take is tried again in %u ms (%u of %u)\n",
+		 back, cvf->takes_timed_out, COMPSC_MIG_TAKE_RETRIES);
+	return COMPSC_MIG_A_DEFER;
+}
+
+/*
  * MIG_DATA_SIZE. In PRE_COPY QEMU asks this just before it decides to stop
  * the VM, with the vCPUs running: libcompsc says take the device now, and
  * the answer is then the size of the state actually held (or, for a while
@@ -391,15 +426,8 @@ static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
 
 	mutex_lock(&cvf->state_mutex);
 	actions = compsc_mig_size_query(cvf->mig_state, cvf_ctx(cvf));
-	if (actions & COMPSC_MIG_A_TAKE) {
-		cvf_try_take(cvf, "on the size query");
-		if (cvf->ctx & COMPSC_MIG_C_HELD) {
-			cvf->held_at = jiffies;
-			if (cvf_hold_ms)
-				mod_delayed_work(system_wq, &cvf->hold_work,
-						 msecs_to_jiffies(cvf_hold_ms));
-		}
-	}
+	if (actions & COMPSC_MIG_A_TAKE)
+		actions |= cvf_size_query_take(cvf);
 	*len = cvf_data_size(cvf) + READ_ONCE(cvf_fault_size);
 	if (actions & COMPSC_MIG_A_DEFER)
 		*len = COMPSC_MIG_SIZE_DEFER;

@@ -135,6 +135,15 @@ u32 compsc_mig_hold_expired(u32 state, u32 ctx)
 }
 COMPSC_EXPORT(compsc_mig_hold_expired);
 
+u32 compsc_mig_take_timed_out(u32 state, u32 timeouts)
+{
+	if (state == COMPSC_MIG_PRE_COPY && timeouts &&
+	    timeouts <= COMPSC_MIG_TAKE_RETRIES)
+		return COMPSC_MIG_A_DEFER;
+	return 0;
+}
+COMPSC_EXPORT(compsc_mig_take_timed_out);
+
 u32 compsc_mig_backoff_ms(u32 hold_ms, u32 expired)
 {
 	u32 shift = expired > 1 ? expired - 1 : 0;

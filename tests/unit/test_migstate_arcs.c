@@ -75,6 +75,19 @@ int main(void)
 	CHECK_EQ(compsc_mig_size_query(COMPSC_MIG_PRE_COPY,
 				       C_AREA | COMPSC_MIG_C_BACKOFF),
 		 COMPSC_MIG_A_DEFER);
+	/* a take on the size query that timed out defers the switch-over,
+	 * COMPSC_MIG_TAKE_RETRIES times per migration, in PRE_COPY only
+	 */
+	CHECK_EQ(compsc_mig_take_timed_out(COMPSC_MIG_PRE_COPY, 1),
+		 COMPSC_MIG_A_DEFER);
+	CHECK_EQ(compsc_mig_take_timed_out(COMPSC_MIG_PRE_COPY,
+					   COMPSC_MIG_TAKE_RETRIES),
+		 COMPSC_MIG_A_DEFER);
+	CHECK_EQ(compsc_mig_take_timed_out(COMPSC_MIG_PRE_COPY,
+					   COMPSC_MIG_TAKE_RETRIES + 1), 0);
+	CHECK_EQ(compsc_mig_take_timed_out(COMPSC_MIG_PRE_COPY, 0), 0);
+	CHECK_EQ(compsc_mig_take_timed_out(COMPSC_MIG_PRE_COPY_P2P, 1), 0);
+	CHECK_EQ(compsc_mig_take_timed_out(COMPSC_MIG_RUNNING, 1), 0);
 	/* the back-off doubles with each expiry of one migration, capped */
 	CHECK_EQ(compsc_mig_backoff_ms(2000, 0), 2000);
 	CHECK_EQ(compsc_mig_backoff_ms(2000, 1), 2000);

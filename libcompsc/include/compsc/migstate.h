@@ -38,6 +38,8 @@
 #define COMPSC_MIG_HOLD_MS	2000
 /* Doublings of that back-off within one migration, at most */
 #define COMPSC_MIG_BACKOFF_MAX_SHIFT	3
+/* Timed-out takes on the size query that defer the switch-over, per migration */
+#define COMPSC_MIG_TAKE_RETRIES		3
 
 /* What the arc does (compsc_mig_arc() *@actions), in this order. */
 #define COMPSC_MIG_A_TAKE	(1u << 0) /* acquire (bounded), stop queues */
@@ -115,6 +117,26 @@ u32 compsc_mig_hold_expired(u32 state, u32 ctx);
  * the second expiry on, instead of half.
  */
 u32 compsc_mig_backoff_ms(u32 hold_ms, u32 expired);
+
+/*
+ * compsc_mig_take_timed_out() - what to do when a take on the size query
+ * in @state timed out (the guest's readers did not leave within the
+ * host's bound), the @timeouts-th of one migration (1 for the first).
+ * Returns COMPSC_MIG_A_DEFER or 0.
+ *
+ * A reader held up for a moment (a vCPU the host did not run, a slow
+ * section) should not fail the migration; and the switch-over would have
+ * to take the device with the vCPUs paused, where a reader caught inside
+ * its section can never leave. So, in PRE_COPY, the first
+ * COMPSC_MIG_TAKE_RETRIES such takes defer the switch-over: the caller
+ * sets COMPSC_MIG_C_BACKOFF (compsc_mig_backoff_ms() of its take bound,
+ * so that the guest gets at least as long without a waiting host as the
+ * host waited) and answers COMPSC_MIG_SIZE_DEFER; the first size query
+ * after it takes again. A reader that stays longer fails the migration
+ * the designed way (the guest keeps its device). Other refusals (a
+ * hostile area, no DMA log) are not retried: waiting does not mend them.
+ */
+u32 compsc_mig_take_timed_out(u32 state, u32 timeouts);
 
 /** compsc_mig_state_name() - a short name for a state number. */
 const char *compsc_mig_state_name(u32 state);
