@@ -180,23 +180,24 @@ static int gshadow_set_mac(struct net_device *dev, void *p)
 }
 
 /* Atomic: under the upper's address lock. */
+static void gshadow_sync_addrs(struct net_device *lower,
+			       struct net_device *dev)
+{
+	if (!lower)
+		return;
+	dev_uc_sync_multiple(lower, dev);
+	dev_mc_sync_multiple(lower, dev);
+}
+
+/* Under the upper's address lock, not always RTNL: the lowers under RCU */
 static void gshadow_set_rx_mode(struct net_device *dev)
 {
 	struct gshadow *gs = netdev_priv(dev);
-	struct net_device *lower;
 
 	gshadow_inc(gs, GSHADOW_CALL_RX_MODE);
 	rcu_read_lock();
-	lower = rcu_dereference(gs->lower);
-	if (lower) {
-		dev_uc_sync_multiple(lower, dev);
-		dev_mc_sync_multiple(lower, dev);
-	}
-	lower = rcu_dereference(gs->standby);
-	if (lower) {
-		dev_uc_sync_multiple(lower, dev);
-		dev_mc_sync_multiple(lower, dev);
-	}
+	gshadow_sync_addrs(rcu_dereference(gs->lower), dev);
+	gshadow_sync_addrs(rcu_dereference(gs->standby), dev);
 	rcu_read_unlock();
 	gshadow_record_addrs(gs);
 }

@@ -236,7 +236,8 @@ class Shadow(Hotplug):
         try:
             return super().run()
         finally:
-            self.l1.sh("l1_vf_trust 0 off; l1_vf_trust 1 off", check=False)
+            if hasattr(self, "guest"):      # else boot() never set trust
+                self.guest.untrust()
 
 
 class ShadowHold(Shadow):

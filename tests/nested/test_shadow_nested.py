@@ -82,6 +82,10 @@ class Guest:
         self._start(DST_PORT, "none", incoming=True)
         self.l1.wait_l2_up("src")
 
+    def untrust(self) -> None:
+        """Both VFs untrusted again (boot() trusts VF0 for a standby)."""
+        self.l1.sh("l1_vf_trust 0 off; l1_vf_trust 1 off", check=False)
+
     def hop(self, new: dict) -> dict:
         """Migrate to the other QEMU with @new as the NIC; the QEMU left
         behind is started again, waiting for the next hop."""
@@ -287,9 +291,8 @@ def _gaps_at(st, r: dict, least: float = 0.5) -> list:
     """Each gap over @least s between the ping stream's replies during the
     hop @r: [start, length] in seconds from the hop's start (its "at_s"
     are on the same axis)."""
-    ts = sorted(t for t, _ in st.ps.trace.replies if r["t0"] - 5 <= t <= r["end"])
-    return [[round(a - r["t0"], 2), round(b - a, 2)] for a, b in zip(ts, ts[1:])
-            if b - a > least]
+    return [[round(a - r["t0"], 2), round(b - a, 2)]
+            for a, b in st.ps.trace.gaps(r["t0"] - 5, r["end"]) if b - a > least]
 
 
 @pytest.fixture(scope="module")
@@ -432,5 +435,5 @@ def test_shadow_standby(bridged, peer):
         print("shadow nested: standby: the guest's log:\n" + guest.run(
             "dmesg | grep -E 'gsh0|igbvf|virtio_net|eth[0-9]' | tail -40"), flush=True)
     finally:
-        l1.sh("l1_vf_trust 0 off; l1_vf_trust 1 off", check=False)
+        guest.untrust()
         l1.l2_stop("src", "dst")

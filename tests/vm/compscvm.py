@@ -204,12 +204,16 @@ class PingTrace:
     def lost(self) -> int:
         return max(0, self.sent - self.received)
 
+    def gaps(self, start: float = 0.0, end: float = float("inf")) -> list:
+        """(a, b) for each two consecutive replies whose gap overlaps
+        [start, end] (host clock, time.time())."""
+        ts = sorted(t for t, _ in self.replies)
+        return [(a, b) for a, b in zip(ts, ts[1:]) if b >= start and a <= end]
+
     def max_gap(self, start: float = 0.0, end: float = float("inf")) -> float:
         """Longest time in seconds between consecutive replies whose gap
-        overlaps [start, end] (host clock, time.time())."""
-        ts = sorted(t for t, _ in self.replies)
-        gaps = [b - a for a, b in zip(ts, ts[1:]) if b >= start and a <= end]
-        return max(gaps, default=float("nan"))
+        overlaps [start, end]."""
+        return max((b - a for a, b in self.gaps(start, end)), default=float("nan"))
 
 
 # ------------------------------------------------------------- cleanup
