@@ -25,10 +25,6 @@ STALL_MS = 6000
 PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 
 
-def _restores(s):
-    return int(s.get("compsc_restores", -1))
-
-
 def test_take_timed_out(l1, peer):
     l1.l2_start("src", l1.vf0, SRC_PORT)
     l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
@@ -59,14 +55,12 @@ def test_take_timed_out(l1, peer):
     assert "nothing held to migrate" not in log, log[-3000:]
     assert log.rfind("device taken on the size query") > log.find("tried again"), log[-3000:]
     l1.sh(f"ip link set {PF} vf 0 mac 02:00:00:00:00:90")
-    stats = l1.wait_l2_stat("dst", "compsc_restores",
-                            pred=lambda s: _restores(s) > _restores(before))
-    after = [s for s in stats if _restores(s) > _restores(before)][0]
+    after = l1.wait_l2_restores("dst", int(before["compsc_restores"]) + 1)
     print(f"nested: take timed out {len(retries)} time(s) on the size query, "
           f"deferred for {[int(ms) for ms, _, _ in retries]} ms; qemu: "
           f"downtime {res.get('downtime')} ms, total {res.get('total-time')} ms; "
           f"peer gap {ps.trace.max_gap(t0, t1):.2f} s (ping every 0.5 s); after: {after}")
-    assert _restores(after) == _restores(before) + 1, (before, after)
+    assert int(after["compsc_restores"]) == int(before["compsc_restores"]) + 1, (before, after)
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()
