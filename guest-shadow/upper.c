@@ -179,7 +179,6 @@ static int gshadow_set_mac(struct net_device *dev, void *p)
 	return 0;
 }
 
-/* Atomic: under the upper's address lock. */
 static void gshadow_sync_addrs(struct net_device *lower,
 			       struct net_device *dev)
 {
@@ -189,7 +188,7 @@ static void gshadow_sync_addrs(struct net_device *lower,
 	dev_mc_sync_multiple(lower, dev);
 }
 
-/* Under the upper's address lock, not always RTNL: the lowers under RCU */
+/* Atomic: under the upper's address lock, not always RTNL: the lowers under RCU */
 static void gshadow_set_rx_mode(struct net_device *dev)
 {
 	struct gshadow *gs = netdev_priv(dev);
