@@ -22,7 +22,6 @@ TAKE_MS = 1000      # the module's default bound
 # (and within ~3 s of the hook being served, found by a console poll);
 # short of the deferrals' window (3 takes of 1 s, back-offs 1 + 2 + 4 s)
 STALL_MS = 6000
-PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 
 
 def test_take_timed_out(l1, peer):
@@ -54,7 +53,7 @@ def test_take_timed_out(l1, peer):
     assert retries, log[-3000:]
     assert "nothing held to migrate" not in log, log[-3000:]
     assert log.rfind("device taken on the size query") > log.find("tried again"), log[-3000:]
-    l1.sh(f"ip link set {PF} vf 0 mac 02:00:00:00:00:90")
+    l1.sh("l1_vf_mac 0 02:00:00:00:00:90")     # the source host is gone
     after = l1.wait_l2_restores("dst", int(before["compsc_restores"]) + 1)
     print(f"nested: take timed out {len(retries)} time(s) on the size query, "
           f"deferred for {[int(ms) for ms, _, _ in retries]} ms; qemu: "
