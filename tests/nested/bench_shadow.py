@@ -52,8 +52,8 @@ import bench_e2e  # noqa: E402
 from bench_e2e import CompscLog, Mode  # noqa: E402
 from nested import (DST_PORT, L1, L2_IP, MIG_PORT, MIGRATION_ENDS, SRC_PORT,  # noqa: E402
                     away_mac, hotplug_migrate, vf_nic)
-from test_shadow_nested import (ACPI_HP, MTU, TAP, VID, VM_MAC, Guest, Streams,  # noqa: E402
-                                _check, _configure, _tcp_resumes)
+from test_shadow_nested import (ACPI_HP, L1_UPLINK, MTU, VM_MAC, Guest, Streams,  # noqa: E402
+                                _check, _configure, _tcp_resumes, bridge)
 
 REPS = int(os.environ.get("BENCH_SHADOW_N", "5"))
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
@@ -349,13 +349,6 @@ class Compsc(CompscLog):
 MODES = (Shadow, ShadowHold, Unplug, Failover, Compsc)
 
 
-def bridge(l1: L1) -> None:
-    """test_shadow_nested's bridged fixture: L1's PF in br0 at MTU 9000,
-    VLAN VID carried to the tap a virtio-net NIC would use."""
-    l1.sh(f"ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') mtu {MTU}; "
-          f"l1_tap {TAP} {MTU} {VID}; ip link set br0 mtu {MTU}")
-
-
 def main(names: list) -> int:
     """All modes, or only those named on the command line, in that order
     (to debug one, or to see whether a mode's place in the run matters)."""
@@ -368,11 +361,11 @@ def main(names: list) -> int:
                for m in MODES}
     t0 = time.time()
     with Peer() as peer:
-        l1 = L1(peer, smp=bench_e2e.L1_SMP)
+        l1 = L1(peer, smp=bench_e2e.L1_SMP, uplink=L1_UPLINK)
         try:
             l1.setup()
-            for (dev, mtu) in ((peer._taps[0], MTU), (peer.bridge, MTU)):
-                peer.run(["ip", "link", "set", "dev", dev, "mtu", str(mtu)])
+            for dev in (*peer._taps, peer.bridge):
+                peer.run(["ip", "link", "set", "dev", dev, "mtu", str(MTU)])
             bridge(l1)
             for mode in modes:
                 print(f"bench-shadow: mode {mode.name} ({mode.reps} migrations)", flush=True)

@@ -28,8 +28,9 @@ def peer():
 
 
 @pytest.fixture(scope="module")
-def l1(peer):
-    vm = L1(peer)
+def l1(request, peer):
+    # a module that moves an L2 to virtio-net says L1_UPLINK = True
+    vm = L1(peer, uplink=getattr(request.module, "L1_UPLINK", False))
     try:
         vm.setup()
         yield vm

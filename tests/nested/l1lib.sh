@@ -37,6 +37,13 @@ l1_bind() {
 	basename "$(readlink /sys/bus/pci/devices/$1/driver)"
 }
 
+# l1_if_of MAC: the name of L1's interface with MAC
+l1_if_of() {
+	dev=$(grep -lsx "$1" /sys/class/net/*/address) ||
+		{ echo "l1: no NIC with MAC $1" >&2; return 1; }
+	basename "$(dirname "$dev")"
+}
+
 # l1_mgmt MAC IP: the management NIC (the one with MAC) up at IP; the L2
 # QEMUs' QMP servers listen there, and L1's QEMU forwards their ports
 # from the harness's side (tests/nested/nested.py)
@@ -45,9 +52,7 @@ l1_mgmt() {
 		l1_insmod $m
 	done
 	# virtio_net probes while insmod runs: the NIC is there now or never
-	dev=$(grep -lsx "$1" /sys/class/net/*/address) ||
-		{ echo "l1_mgmt: no NIC with MAC $1" >&2; return 1; }
-	dev=$(basename "$(dirname "$dev")")
+	dev=$(l1_if_of "$1") || return 1
 	ip addr add "$2/24" dev "$dev"
 	ip link set "$dev" up
 	echo "$2" > /run/mgmt.ip
@@ -75,6 +80,13 @@ l2_nic() {
 	esac
 }
 
+# the bridge and tap modules (nested.py L1_NET_MODULES)
+l1_net_modules() {
+	for m in llc stp bridge tun; do
+		[ -d /sys/module/$m ] || insmod /lib/compsc/nested/$m.ko 2>/dev/null
+	done
+}
+
 # br0: the PF's port to the wire, shared by the virtio-net baseline's taps.
 # No learning on the PF's port: QEMU's emulated 82576 switches a frame the
 # PF sends to every pool that takes it, the PF's own included (a switch
@@ -89,9 +101,7 @@ l2_nic() {
 # port included.
 l1_bridge() {
 	[ -d /sys/class/net/br0 ] && return 0
-	for m in llc stp bridge tun; do
-		[ -d /sys/module/$m ] || insmod /lib/compsc/nested/$m.ko 2>/dev/null
-	done
+	l1_net_modules
 	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
 	ip link add br0 type bridge
 	ip link set br0 type bridge forward_delay 0 stp_state 0
@@ -117,42 +127,41 @@ l1_vf_trust() {
 	ip link set "$pf" vf "$1" trust "$2"
 }
 
-# l1_vf_vlan N VID: the PF gives VF N the port VLAN VID (0: none). For a
-# VF no guest uses, while a guest in VID sits on virtio-net behind br0:
-# QEMU's emulated 82576 hands a tagged broadcast only to the pools of a
-# VLVF entry for its VLAN (only unicast falls back to the default pool),
-# and igb never gives the PF's own VLANs an entry (it relies on the
-# default pool, igb_vlan_rx_add_vid) and drops the PF from an entry once
-# the last VF leaves it. A VF in VID keeps the entry, and the PF in it
-# (its VLAN device from l1_tap asked for VID).
-l1_vf_vlan() {
-	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
-	ip link set "$pf" vf "$1" vlan "$2"
-}
-
-# l1_tap NAME [MTU [VID...]]: a tap in br0 for a virtio-net NIC that QMP's
-# netdev_add opens later (a destination with no free VF); MTU for the
-# bridge's egress check (default 1500). Each VID is carried tagged between
-# the PF and the tap through a bridge of its own (brVID, of NAME.VID and
-# PF.VID): the PF's VLAN device puts VID in the PF's pool filter, which
-# an 82576 with VFs needs (igb keeps VLAN filtering on for pool
-# selection, so br0 alone never sees tagged frames the VFs did not ask for).
+# l1_tap NAME [MTU]: a tap in br0 for a virtio-net NIC that QEMU opens
+# later (a standby beside a VF); MTU for the bridge's egress check
+# (default 1500).
 l1_tap() {
 	l1_bridge
-	tap=$1 mtu=${2:-1500}
-	shift; shift
-	ip tuntap add dev "$tap" mode tap 2>/dev/null
-	ip link set "$tap" mtu "$mtu"
-	ip link set "$tap" master br0 up
-	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
-	for vid in "$@"; do
-		ip link add br$vid type bridge forward_delay 0 stp_state 0
-		for dev in "$pf" "$tap"; do
-			ip link add link "$dev" name "$dev.$vid" type vlan id "$vid"
-			ip link set "$dev.$vid" mtu "$mtu" master br$vid up
-		done
-		ip link set br$vid up
-	done
+	ip tuntap add dev "$1" mode tap 2>/dev/null
+	ip link set "$1" mtu "${2:-1500}"
+	ip link set "$1" master br0 up
+}
+
+# l1_uplink_tap NAME MAC [MTU]: a tap in br1 for a virtio-net NIC that
+# QMP's netdev_add opens later (a destination with no free VF), with L1's
+# uplink (the NIC with MAC, nested.py L1(uplink=True)) as br1's port to
+# the wire. Not through the PF: with VFs, QEMU's emulated 82576 ignores
+# the PF's multicast-promiscuous bit (VMOLR.MPME) and gives a multicast
+# frame only to pools with ROMPE and a hit in the MTA, which igb sets for
+# the PF's own list only outside promiscuous mode (a bridge port is
+# promiscuous); and it hands a tagged broadcast only to the pools of a
+# VLVF entry for its VLAN, which igb never makes for the PF's own VLANs
+# (igb_vlan_rx_add_vid). A real 82576 honours MPME and gives such frames
+# to the default pool. The uplink, a promiscuous virtio-net, filters
+# nothing: tagged frames cross br1 (no VLAN filtering) as they are.
+l1_uplink_tap() {
+	l1_net_modules
+	up=$(l1_if_of "$2") || return 1
+	mtu=${3:-1500}
+	if [ ! -d /sys/class/net/br1 ]; then
+		ip link add br1 type bridge forward_delay 0 stp_state 0
+	fi
+	ip link set "$up" mtu "$mtu"
+	ip link set "$up" master br1 up
+	ip tuntap add dev "$1" mode tap 2>/dev/null
+	ip link set "$1" mtu "$mtu"
+	ip link set "$1" master br1 up
+	ip link set br1 mtu "$mtu" up
 }
 
 # l2_cmd NAME ID CMD...: run CMD in the L2 (l2-init's command loop on

@@ -10,8 +10,8 @@ import pytest
 
 from compscpf import vlan_arp
 from compscvm import vf_mac
-from nested import (DST_PORT, L2_IP, MIG_PORT, SRC_PORT, away_mac, hotplug_migrate,
-                    migration_summary, vf_nic, virtio_nic)
+from nested import (DST_PORT, L2_IP, MIG_PORT, SRC_PORT, UPLINK_MAC, away_mac,
+                    hotplug_migrate, migration_summary, vf_nic, virtio_nic)
 
 VM_MAC = vf_mac(0)          # the MAC VF0 has at boot: the VM's from then on
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
@@ -26,7 +26,10 @@ GROUPS = [f"239.1.2.{n}" for n in range(1, 30)]
 # a unicast address that is nobody's: frames to it reach the guest only
 # through a receive filter that is open (promiscuous)
 FOREIGN_IP, FOREIGN_MAC = "10.77.0.99", "52:54:00:77:00:ee"
-TAP = "tap-shadow"          # the virtio-net destination's port in L1's br0
+TAP = "tap-shadow"          # the virtio-net destination's port in L1's br1
+# conftest.py: this module's L1 has an uplink besides the PF, the virtio-net
+# destination's way to the wire (l1lib.sh l1_uplink_tap says why not the PF)
+L1_UPLINK = True
 # ACPI PCI hotplug, QEMU's default for q35's cold-plugged root ports since
 # 6.1, named so the choice is explicit: native PCIe hotplug (pciehp) would
 # wait 5 s after the attention button before it let the device go.
@@ -120,7 +123,7 @@ def _ip_stats(guest, dev: str) -> dict:
 
 def _configure(guest, l1, peer) -> None:
     """Everything through the upper, as an application sets it."""
-    for dev in (peer._taps[0], peer.bridge):
+    for dev in (*peer._taps, peer.bridge):
         peer.run(["ip", "link", "set", "dev", dev, "mtu", str(MTU)])
     guest.run("echo 0 > /proc/sys/net/ipv4/icmp_echo_ignore_broadcasts; "
               "echo 64 > /proc/sys/net/ipv4/igmp_max_memberships")
@@ -295,13 +298,18 @@ def _gaps_at(st, r: dict, least: float = 0.5) -> list:
             for a, b in st.ps.trace.gaps(r["t0"] - 5, r["end"]) if b - a > least]
 
 
+def bridge(l1) -> None:
+    """L1's PF at MTU 9000, before any L2 (an MTU change resets the PF and
+    its VFs); br0, of the PF and a standby's taps, and br1, of L1's uplink
+    and TAP (a virtio-net destination's), at MTU 9000 too."""
+    l1.sh(f"ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') mtu {MTU}; "
+          f"l1_bridge; ip link set br0 mtu {MTU}; l1_uplink_tap {TAP} {UPLINK_MAC} {MTU}")
+
+
 @pytest.fixture(scope="module")
 def bridged(l1):
-    """L1's PF in br0 (where a virtio-net destination's tap sits) at MTU
-    9000, before any L2 (an MTU change resets the PF and its VFs), and
-    VLAN VID carried to the tap (l1lib.sh l1_tap)."""
-    l1.sh(f"ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') mtu {MTU}; "
-          f"l1_tap {TAP} {MTU} {VID}; ip link set br0 mtu {MTU}")
+    """bridge() done."""
+    bridge(l1)
     return l1
 
 
@@ -357,37 +365,12 @@ def test_shadow_vf_vf(shadow_guest, peer):
                                 (vf_nic(l1.vf0, 0), "VF1 -> VF0")], "shadow-vf-vf")
 
 
-# On virtio-net, run alone (2026-11-27, l1_vf_vlan in place): MTU,
-# promiscuity, unicast, the 8972-byte ping, tagged ARP in VLAN 100 and the
-# foreign frames pass, and 0 of the 29 groups answer. Multicast does not
-# reach virtio-net's tap through L1's PF: with VFs, QEMU's emulated 82576
-# ignores the multicast-promiscuous bit (VMOLR.MPME) and gives a
-# multicast frame only to pools with ROMPE set and a hit in the MTA
-# (igb_receive_assign()); igb sets ROMPE on the PF's pool only outside
-# promiscuous mode, for the PF's own list, and a port of br0 is
-# promiscuous. Taking the PF out of promiscuous mode (br0 filtering VLANs,
-# the tap neither learning nor flooding, the groups in the PF's list)
-# broke unicast to the guest instead, once; not pursued further.
-@pytest.mark.xfail(strict=False, reason="multicast never reaches virtio-net's tap through L1's "
-                   "PF (0 of 29 groups answer): QEMU's emulated 82576 with VFs ignores the "
-                   "PF's multicast-promiscuous bit and igb sets the bit QEMU honours (ROMPE) "
-                   "only outside promiscuous mode, which a bridge port is not (a bench limit, "
-                   "tests/nested/README.md)")
 def test_shadow_vf_virtio_vf(shadow_guest, peer):
-    """VF -> virtio-net (a destination with no free VF) -> VF1 with guest-shadow."""
+    """VF -> virtio-net (a destination with no free VF, its tap behind L1's
+    uplink) -> VF1 with guest-shadow."""
     l1 = shadow_guest.l1
-    # VLAN VID reaches virtio-net's tap through L1's PF only while a VF is
-    # in VID (l1lib.sh l1_vf_vlan): VF1, idle until the guest comes to it,
-    # holds VID as its port VLAN while the guest is on virtio-net
-    idle = 1 - shadow_guest.nic["index"]
-    assert idle == 1, f"the guest should start on VF0: {shadow_guest.nic}"
-    try:
-        _moves(shadow_guest, peer,
-               [(virtio_nic(TAP, VM_MAC), "VF -> virtio-net", f"l1_vf_vlan {idle} {VID}"),
-                (vf_nic(l1.vf1, 1), "virtio-net -> VF1", f"l1_vf_vlan {idle} 0")],
-               "shadow-virtio")
-    finally:
-        l1.sh(f"l1_vf_vlan {idle} 0")
+    _moves(shadow_guest, peer, [(virtio_nic(TAP, VM_MAC), "VF -> virtio-net"),
+                                (vf_nic(l1.vf1, 1), "virtio-net -> VF1")], "shadow-virtio")
 
 
 def test_unplug_without_shadow(bridged, peer):
