@@ -40,6 +40,9 @@ L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p
 SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
 MGMT_IP = "10.0.2.15"     # L1's management NIC (l1lib.sh l1_mgmt)
 MGMT_MAC = "52:54:00:77:0f:01"
+# L1's uplink (L1(uplink=True)): a second port to the peer's bridge, for
+# the taps of virtio-net destinations (l1lib.sh l1_uplink_tap)
+UPLINK_MAC = "52:54:00:77:0f:02"
 L2_IP = vf_ip(0)
 # A 1 s downtime budget: the tests' migrations converge sooner under TCG in
 # TCG. (The name is history: without DMA logging, where type1 reported all
@@ -225,8 +228,10 @@ def early_boot_panic(console: str) -> bool:
 class L1(VM):
     """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
 
-    def __init__(self, peer, name="l1", mem=1536, smp=None, **kw):
+    def __init__(self, peer, name="l1", mem=1536, smp=None, uplink=False, **kw):
         bench = Bench()
+        self._uplink = uplink
+        self.uplink_tap = None          # its tap on the peer's side, once booted
         self._share = share_dir(bench)
         smp = smp or int(os.environ.get("COMPSC_L1_SMP", "1"))
         self.l2stat_unfinished = 0      # see l2_stats()
@@ -254,7 +259,18 @@ class L1(VM):
                  "readonly=on",
                  # restrict=on: L1 reaches nothing through it; the forwards still work
                  "-netdev", f"user,id=mgmt,restrict=on,{fwd}",
-                 "-device", f"virtio-net-pci,netdev=mgmt,mac={MGMT_MAC},romfile="])
+                 "-device", f"virtio-net-pci,netdev=mgmt,mac={MGMT_MAC},romfile="] +
+                self._uplink_argv())
+
+    def _uplink_argv(self) -> list:
+        """The uplink's NIC, on a tap of its own after the PF's (the peer's
+        first tap stays the PF's, as the tests expect)."""
+        if not self._uplink:
+            return []
+        if self.uplink_tap is None:
+            self.uplink_tap = self.peer.add_tap()
+        return ["-netdev", f"tap,id=uplink,ifname={self.uplink_tap},script=no,downscript=no",
+                "-device", f"virtio-net-pci,netdev=uplink,mac={UPLINK_MAC},romfile="]
 
     def sh(self, cmd: str, timeout: float = 120, check: bool = True):
         return self.run(f"{self._env}. /usr/sbin/l1lib.sh; {cmd}", timeout=timeout, check=check)
@@ -528,6 +544,18 @@ class L1(VM):
     def l2_stat_next(self, name: str, timeout: float = 120) -> dict:
         """An l2stat line of @name read after now (l2_stat_since)."""
         return self.l2_stat_since(name, len(self.l2_stats(name)), timeout=timeout)
+
+    def l2_stat_now(self, name: str) -> dict:
+        """@name's latest l2stat line with a CompSC restore count (once
+        there is one): the count before a migration."""
+        return [s for s in self.wait_l2_stat(name, "compsc_restores")
+                if "compsc_restores" in s][-1]
+
+    def vf_left(self, index: int) -> None:
+        """VF @index, the one the guest left, gets a MAC of its own
+        (02:00:00:00:00:9<index>): both VFs sit on one PF, which would
+        otherwise still switch the guest's frames to it."""
+        self.sh(f"l1_vf_mac {index} 02:00:00:00:00:9{index}")
 
     def wait_l2_restores(self, name: str, n: int, timeout: float = 120) -> dict:
         """@name's first l2stat line showing @n CompSC restores or more (the

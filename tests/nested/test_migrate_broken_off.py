@@ -26,7 +26,6 @@ import time
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, QMPFailed, answers, \
     migration_summary
 
-PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 RELAY_PORT = 4445
 PAUSE = [{"capability": "pause-before-switchover", "state": True}]
 NO_PAUSE = [{"capability": "pause-before-switchover", "state": False}]
@@ -34,10 +33,6 @@ NO_PAUSE = [{"capability": "pause-before-switchover", "state": False}]
 
 def _restores(s):
     return int(s.get("compsc_restores", -1))
-
-
-def _last_stat(l1, name):
-    return [s for s in l1.wait_l2_stat(name, "compsc_restores") if "compsc_restores" in s][-1]
 
 
 def _fresh_dst(l1, name, vf, port, to=MIG_PORT):
@@ -78,7 +73,7 @@ def _carried(l1, peer, name, left_vf, before):
     """After a completed migration into @name: exactly one CompSC restore,
     no reset, and the peer reaches it (the VF it left gets another MAC, as
     a source host that went away would leave it)."""
-    l1.sh(f"ip link set {PF} vf {left_vf} mac 02:00:00:00:00:9{left_vf}")
+    l1.vf_left(left_vf)
     stats = l1.wait_l2_stat(name, "compsc_restores",
                             pred=lambda s: _restores(s) > _restores(before))
     after = [s for s in stats if _restores(s) > _restores(before)][0]
@@ -101,7 +96,7 @@ def _then_carried(l1, peer, before, what):
 
 def test_dst_killed_at_switchover(l1, peer):
     l1.l2_pair(peer)
-    before = _last_stat(l1, "src")
+    before = l1.l2_stat_now("src")
     mark = len(l1.sh("dmesg").out)
     l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=PAUSE)
     l1.migrate_start()
@@ -130,7 +125,7 @@ def test_dst_killed_at_switchover(l1, peer):
 def test_stream_cut(l1, peer):
     """Runs where the first test left the guest: "dst" on VF1."""
     assert l1.l2_status(DST_PORT) == "running"
-    before = _last_stat(l1, "dst")
+    before = l1.l2_stat_now("dst")
     relay = (f"nc -l -p {RELAY_PORT} -e nc 127.0.0.1 {MIG_PORT} >/dev/null 2>&1 & "
              "echo $! > /run/relay.pid")
     _fresh_dst(l1, "src", l1.vf0, SRC_PORT)
@@ -218,7 +213,7 @@ def _guest_on_vf0(l1, peer):
 def test_area_rewritten_during_take(l1, peer):
     _guest_on_vf0(l1, peer)
     gpa = l1.areas()[0]
-    before = _last_stat(l1, "src")
+    before = l1.l2_stat_now("src")
     reg_count = _peek(l1, "src", gpa + REG_COUNT_OFF, 16, "rc0")
     replay = gpa + _peek(l1, "src", gpa + REPLAY_OFF_OFF, 32, "ro0")
     rp_count = _peek(l1, "src", replay + REPLAY_COUNT_OFF, 32, "rp0")

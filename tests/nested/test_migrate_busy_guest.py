@@ -11,7 +11,6 @@ import pytest
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, answers, migration_summary
 
-PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 STOP = "/tmp/mtu-loop.stop"
 
 
@@ -50,7 +49,7 @@ class Chain:
         print(f"nested: {self.where[0]} -> {name}: {migration_summary(res)}")
         assert res["status"] == "completed", res
         left = self.where[3]
-        self.l1.sh(f"ip link set {PF} vf {left} mac 02:00:00:00:00:9{left}")
+        self.l1.vf_left(left)
         self.where, self.other = self.other, self.where
         return res
 

@@ -14,7 +14,6 @@ from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary
 
 PARAMS = "/sys/module/compsc_vfio/parameters"
 HOLD_MS = 600000
-PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 
 
 def _restores(s):
@@ -26,8 +25,7 @@ def test_migrate_dst_killed(l1, peer):
     l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_l2_up("src")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    before = [s for s in l1.wait_l2_stat("src", "compsc_restores")
-              if "compsc_restores" in s][-1]
+    before = l1.l2_stat_now("src")
     hold0 = l1.sh(f"cat {PARAMS}/hold_ms").out.strip()
     l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms; echo {1 << 40} > {PARAMS}/fault_size")
     mark = len(l1.sh("dmesg").out)
@@ -62,7 +60,7 @@ def test_migrate_dst_killed(l1, peer):
     res = l1.migrate()
     assert res["status"] == "completed", res
     print(f"nested: second migration {migration_summary(res)}")
-    l1.sh(f"ip link set {PF} vf 0 mac 02:00:00:00:00:90")
+    l1.vf_left(0)
     stats = l1.wait_l2_stat("dst", "compsc_restores",
                             pred=lambda s: _restores(s) > _restores(before))
     after = [s for s in stats if _restores(s) > _restores(before)][0]

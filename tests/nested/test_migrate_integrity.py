@@ -26,7 +26,6 @@ SIZE = 1024           # bytes per datagram: 126 checked words
 AFTER = 2 * RATE
 APPEND = f"L2APPEND=l2integ={PORT}"
 NO_LOG = "VFIOOPTS=x-device-dirty-page-tracking=off"
-PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 INTEG_RE = re.compile(r"integrity: blocks=(\d+) corrupt=(\d+) stale=(\d+) "
                       r"dup=(\d+) missing=(\d+) last_seq=(\d+)")
 KEYS = ("blocks", "corrupt", "stale", "dup", "missing", "last_seq")
@@ -103,7 +102,7 @@ class Hops:
         left = self.at
         self.at = 1 - self.at
         name, vf, port = self.slots[left]
-        self.l1.sh(f"ip link set {PF} vf {left} mac 02:00:00:00:00:9{left}")
+        self.l1.vf_left(left)
         _start(self.l1, name, vf, port, env=next_env)
 
 
@@ -166,7 +165,7 @@ def test_migrate_integrity(l1, peer):
     _start(l1, *hops.here, incoming=False, env=NO_LOG if not MIGRATIONS else "")
     _start(l1, *hops.there, env=_dst_env(0))
     l1.wait_l2_up("src")
-    before = l1.wait_l2_stat("src", "compsc_restores")[-1]
+    before = l1.l2_stat_now("src")
     cli = str(Bench().build / "compsc")
     send = peer.popen([cli, "integrity", "send", L2_IP, str(PORT), "--rate", str(RATE),
                        "--size", str(SIZE), "--seconds", "86400"])

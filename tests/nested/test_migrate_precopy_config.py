@@ -72,10 +72,9 @@ def test_migrate_precopy_config(l1, peer):
     l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_l2_up("src")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    before = [s for s in l1.wait_l2_stat("src", "compsc_restores")
-              if "compsc_restores" in s][-1]
+    before = l1.l2_stat_now("src")
     # the destination VF starts with another MAC than the guest's
-    l1.sh(f"ip link set {PF} vf 1 mac 02:00:00:00:00:91")
+    l1.vf_left(1)
     assert _vf_macs(l1)[1] != _vf_macs(l1)[0]
     mark = len(l1.sh("dmesg").out)
     l1.sh(f"echo {1 << 40} > {PARAMS}/fault_size")
@@ -94,7 +93,7 @@ def test_migrate_precopy_config(l1, peer):
     src_tl, dst_tl = _debugfs(l1, l1.vf0, "timeline"), _debugfs(l1, l1.vf1, "timeline")
     dst_pf = _debugfs(l1, l1.vf1, "pf")
     # the source's VF no longer owns the guest's MAC once it has gone
-    l1.sh(f"ip link set {PF} vf 0 mac 02:00:00:00:00:90")
+    l1.vf_left(0)
     stats = l1.wait_l2_stat("dst", "compsc_restores",
                             pred=lambda s: _restores(s) > _restores(before))
     after = [s for s in stats if _restores(s) > _restores(before)][0]

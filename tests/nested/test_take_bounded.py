@@ -15,7 +15,6 @@ from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
 PARAMS = "/sys/module/compsc_vfio/parameters"
 HOLD_MS = 2000
 WINDOW_S = 20       # of pre-copy watched from the peer (ping every 0.5 s)
-PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
 
 
 def _restores(s):
@@ -27,8 +26,7 @@ def test_take_bounded(l1, peer):
     l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_l2_up("src")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    before = [s for s in l1.wait_l2_stat("src", "compsc_restores")
-              if "compsc_restores" in s][-1]
+    before = l1.l2_stat_now("src")
     l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms; echo {1 << 40} > {PARAMS}/fault_size")
     mark = len(l1.sh("dmesg").out)
     l1.migrate_start()      # QEMU's default parameters: converges on the log
@@ -55,7 +53,7 @@ def test_take_bounded(l1, peer):
         l1.sh(f"echo 0 > {PARAMS}/fault_size")
     res = l1.migrate_wait()
     assert res["status"] == "completed", res
-    l1.sh(f"ip link set {PF} vf 0 mac 02:00:00:00:00:90")
+    l1.vf_left(0)
     # (the first line on the destination may have been read on the source)
     stats = l1.wait_l2_stat("dst", "compsc_restores",
                             pred=lambda s: _restores(s) > _restores(before))
