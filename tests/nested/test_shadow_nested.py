@@ -9,7 +9,7 @@ import time
 import pytest
 
 from compscpf import vlan_arp
-from compscvm import vf_mac
+from compscvm import paced, vf_mac
 from nested import (DST_PORT, L2_IP, MIG_PORT, SRC_PORT, UPLINK_MAC, away_mac,
                     hotplug_migrate, migration_summary, vf_nic, virtio_nic)
 
@@ -207,7 +207,7 @@ class Streams:
         # the client only once the server listens: a fixed 3 s was not
         # always enough in a loaded nested run ("Connection refused")
         self.l1.l2_run(self.guest.name, IPERF3_LISTENING, timeout=120)
-        self.tcp = self.peer.popen(["iperf3", "-c", L2_IP, "-t", "1800", "-b", "2M",
+        self.tcp = self.peer.popen(["iperf3", "-c", L2_IP, "-t", "1800", *paced("2M"),
                                     "-i", "1", "--forceflush"],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.lines = []

@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE.parent / "vm"))
 sys.path.insert(1, str(HERE.parent / "nested"))
 
 import compscmig as mig  # noqa: E402
-from compscvm import VM, Bench, BenchError, Peer, kernel_problems  # noqa: E402
+from compscvm import VM, Bench, BenchError, Peer, kernel_problems, paced  # noqa: E402
 
 UDP_PORT = 7070
 UDP_RATE = 200          # datagrams/s from the peer
@@ -193,7 +193,7 @@ def start_traffic(vm: VM, peer: Peer, vf, cli: str, seconds: int, tmp: Path):
                     timeout=seconds + 600)
     time.sleep(1)
     tcp_out = open(tmp / "iperf3.json", "w+")
-    tcp = peer.popen(["iperf3", "-c", vf.ip, "-t", str(seconds), "-b", TCP_RATE,
+    tcp = peer.popen(["iperf3", "-c", vf.ip, "-t", str(seconds), *paced(TCP_RATE),
                       "-J", "-i", "1"], stdout=tcp_out, stderr=subprocess.STDOUT)
     udp = peer.popen([cli, "integrity", "send", vf.ip, str(UDP_PORT), "--rate",
                       str(UDP_RATE), "--size", str(UDP_SIZE), "--seconds", str(seconds)])

@@ -345,6 +345,17 @@ class Bench:
 
 # ---------------------------------------------------------------- Peer
 
+def paced(rate: str) -> list:
+    """iperf3's arguments for a TCP stream of @rate bits/s ("2M"), paced by
+    the kernel (SO_MAX_PACING_RATE), not by iperf3's -b: with -b, iperf3
+    3.12 calls select() with a zero timeout for as long as its socket takes
+    no data (esnet/iperf#1213). On the nested bench, where the receiver is
+    a slow guest with its window nearly closed, that client took 75-100 %
+    of one of this machine's two cores, beside the QEMUs being measured
+    (2026-11-28, bench-shadow). Without -b it waits in select() instead."""
+    return ["--fq-rate", rate]
+
+
 class Peer:
     """The host-side peer: a network namespace with a bridge at 10.77.0.1/24.
 

@@ -4,7 +4,7 @@ import threading
 import time
 
 from compscpf import vlan_arp
-from compscvm import Peer, vf_ip
+from compscvm import Peer, paced, vf_ip
 import shadow
 from shadow import UPPER
 
@@ -93,7 +93,7 @@ def test_shadow_swap(vm, vfs, peer, measure):
 
         def client():
             try:
-                out["data"] = peer.iperf3(vf_ip(0), seconds=50, extra=["-b", "10M", "-i", "1"])
+                out["data"] = peer.iperf3(vf_ip(0), seconds=50, extra=[*paced("10M"), "-i", "1"])
             except Exception as e:  # reported below
                 out["error"] = e
 
