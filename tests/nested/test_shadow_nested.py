@@ -285,6 +285,18 @@ def _report(name: str, doc: dict) -> None:
         json.dump(doc, f, indent=1)
 
 
+def _keep_console(guest, name: str) -> None:
+    """The L2's whole console, kept as @name.console.log beside the
+    reports when a move fails: the L2 and its log in L1's /run go with
+    the module's L1."""
+    out = os.path.join(os.environ.get("COMPSC_BUILD", "/tmp"), "shadow-nested")
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, f"{name}.console.log")
+    with open(path, "w") as f:
+        f.write(guest.l1.l2_log(guest.name))
+    print(f"shadow nested: {name}: the L2's console is in {path}", flush=True)
+
+
 def _gaps(st, results) -> list:
     """Peer-seen gap (s) of each hop, from the ping stream's trace."""
     return [round(st.ps.trace.max_gap(r["t0"], r["end"]), 2) for r in results]
@@ -313,16 +325,14 @@ def bridged(l1):
     return l1
 
 
-@pytest.fixture(scope="module")
-def shadow_guest(bridged, peer):
-    """The guest-shadow L2 on VF0, configured through its upper and
-    checked once there; each test moves it on from where it is."""
-    guest = Guest(bridged, "shadow")
+def _fresh_guest(l1, peer) -> Guest:
+    """A guest-shadow L2 booted on VF0, configured through its upper and
+    checked once there."""
+    guest = Guest(l1, "shadow")
     guest.boot()
-    _configure(guest, bridged, peer)
-    _check(guest, bridged, peer, "on VF0 at boot", promisc_traffic=False)
-    yield guest
-    bridged.l2_stop("src", "dst")
+    _configure(guest, l1, peer)
+    _check(guest, l1, peer, "on VF0 at boot", promisc_traffic=False)
+    return guest
 
 
 def _moves(guest, peer, plan: list, name: str) -> None:
@@ -333,12 +343,16 @@ def _moves(guest, peer, plan: list, name: str) -> None:
     before = l1.wait_l2_stat(guest.name, "lower_adopted")[-1]
     checks, results = [], []
     with Streams(l1, peer, guest) as st:
-        for new, label, *host in plan:
-            for cmd in host:
-                l1.sh(cmd)
-            _hop(guest, l1, peer, st, new, label, results)
-            checks.append(_check(guest, l1, peer, f"after {label}",
-                                 promisc_traffic=new["kind"] == "virtio"))
+        try:
+            for new, label, *host in plan:
+                for cmd in host:
+                    l1.sh(cmd)
+                _hop(guest, l1, peer, st, new, label, results)
+                checks.append(_check(guest, l1, peer, f"after {label}",
+                                     promisc_traffic=new["kind"] == "virtio"))
+        except BaseException:
+            _keep_console(guest, name)
+            raise
         resumed = _tcp_resumes(st, time.time())
         alive = st.close()
     want = int(before["lower_adopted"]) + len(plan)
@@ -358,19 +372,31 @@ def _moves(guest, peer, plan: list, name: str) -> None:
     l1.assert_kernels_clean(guest.name)
 
 
-def test_shadow_vf_vf(shadow_guest, peer):
+def test_shadow_vf_vf(bridged, peer):
     """VF0 -> VF1 -> VF0 with guest-shadow."""
-    l1 = shadow_guest.l1
-    _moves(shadow_guest, peer, [(vf_nic(l1.vf1, 1), "VF0 -> VF1"),
-                                (vf_nic(l1.vf0, 0), "VF1 -> VF0")], "shadow-vf-vf")
+    l1 = bridged
+    try:
+        guest = _fresh_guest(l1, peer)
+        _moves(guest, peer, [(vf_nic(l1.vf1, 1), "VF0 -> VF1"),
+                             (vf_nic(l1.vf0, 0), "VF1 -> VF0")], "shadow-vf-vf")
+    finally:
+        l1.l2_stop("src", "dst")
 
 
-def test_shadow_vf_virtio_vf(shadow_guest, peer):
-    """VF -> virtio-net (a destination with no free VF, its tap behind L1's
-    uplink) -> VF1 with guest-shadow."""
-    l1 = shadow_guest.l1
-    _moves(shadow_guest, peer, [(virtio_nic(TAP, VM_MAC), "VF -> virtio-net"),
-                                (vf_nic(l1.vf1, 1), "virtio-net -> VF1")], "shadow-virtio")
+# A guest of its own, as each test here: the guest that test_shadow_vf_vf
+# had moved VF0 -> VF1 -> VF0 hung in its move from virtio-net to VF1 once
+# (2026-11-28, 1 run: its console stopped, gshadow without a lower;
+# tests/nested/README.md); a fresh guest passed the same moves.
+def test_shadow_vf_virtio_vf(bridged, peer):
+    """VF0 -> virtio-net (a destination with no free VF, its tap behind
+    L1's uplink) -> VF1 with guest-shadow."""
+    l1 = bridged
+    try:
+        guest = _fresh_guest(l1, peer)
+        _moves(guest, peer, [(virtio_nic(TAP, VM_MAC), "VF -> virtio-net"),
+                             (vf_nic(l1.vf1, 1), "virtio-net -> VF1")], "shadow-virtio")
+    finally:
+        l1.l2_stop("src", "dst")
 
 
 def test_unplug_without_shadow(bridged, peer):
