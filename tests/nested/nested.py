@@ -551,10 +551,11 @@ class L1(VM):
         return [s for s in self.wait_l2_stat(name, "compsc_restores")
                 if "compsc_restores" in s][-1]
 
-    def vf_left(self, index: int) -> None:
-        """VF @index, the one the guest left, gets a MAC of its own
-        (02:00:00:00:00:9<index>): both VFs sit on one PF, which would
-        otherwise still switch the guest's frames to it."""
+    def vf_own_mac(self, index: int) -> None:
+        """VF @index gets a MAC of its own (02:00:00:00:00:9<index>), not
+        the guest's: the VF a guest left (both VFs sit on one PF, which
+        would otherwise still switch the guest's frames to it), or a
+        destination's VF before the guest arrives."""
         self.sh(f"l1_vf_mac {index} 02:00:00:00:00:9{index}")
 
     def wait_l2_restores(self, name: str, n: int, timeout: float = 120) -> dict:

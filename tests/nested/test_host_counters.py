@@ -37,7 +37,7 @@ def test_host_counters_continue(l1, peer):
     l1.wait_l2_stat("src", "raw_gprc")
     res = l1.migrate()
     assert res["status"] == "completed", res
-    l1.vf_left(0)
+    l1.vf_own_mac(0)
     assert peer.ping(L2_IP, count=20, interval=0.2).received >= 10
     src = l1.l2_stats("src")     # the source's log up to the switch-over
     # lines read after the restore (the first may have been read on the source)
@@ -74,7 +74,7 @@ def _second_hop(l1, peer, first):
     time.sleep(3)   # a status line after the pings
     res = l1.migrate(src=DST_PORT, dst=SRC_PORT)
     assert res["status"] == "completed", res
-    l1.vf_left(1)
+    l1.vf_own_mac(1)
     assert peer.ping(L2_IP, count=20, interval=0.2).received >= 10
     mid = _raw(l1.l2_stats("dst"))[-1]     # the last read on VF1
     hop2 = lambda s: int(s.get("compsc_restores", 0)) > 1   # noqa: E731

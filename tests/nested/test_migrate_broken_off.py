@@ -73,7 +73,7 @@ def _carried(l1, peer, name, left_vf, before):
     """After a completed migration into @name: exactly one CompSC restore,
     no reset, and the peer reaches it (the VF it left gets another MAC, as
     a source host that went away would leave it)."""
-    l1.vf_left(left_vf)
+    l1.vf_own_mac(left_vf)
     stats = l1.wait_l2_stat(name, "compsc_restores",
                             pred=lambda s: _restores(s) > _restores(before))
     after = [s for s in stats if _restores(s) > _restores(before)][0]

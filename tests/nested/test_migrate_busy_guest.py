@@ -49,7 +49,7 @@ class Chain:
         print(f"nested: {self.where[0]} -> {name}: {migration_summary(res)}")
         assert res["status"] == "completed", res
         left = self.where[3]
-        self.l1.vf_left(left)
+        self.l1.vf_own_mac(left)
         self.where, self.other = self.other, self.where
         return res
 

@@ -60,7 +60,7 @@ def test_migrate_dst_killed(l1, peer):
     res = l1.migrate()
     assert res["status"] == "completed", res
     print(f"nested: second migration {migration_summary(res)}")
-    l1.vf_left(0)
+    l1.vf_own_mac(0)
     stats = l1.wait_l2_stat("dst", "compsc_restores",
                             pred=lambda s: _restores(s) > _restores(before))
     after = [s for s in stats if _restores(s) > _restores(before)][0]

@@ -102,7 +102,7 @@ class Hops:
         left = self.at
         self.at = 1 - self.at
         name, vf, port = self.slots[left]
-        self.l1.vf_left(left)
+        self.l1.vf_own_mac(left)
         _start(self.l1, name, vf, port, env=next_env)
 
 

@@ -74,7 +74,7 @@ def test_migrate_precopy_config(l1, peer):
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     before = l1.l2_stat_now("src")
     # the destination VF starts with another MAC than the guest's
-    l1.vf_left(1)
+    l1.vf_own_mac(1)
     assert _vf_macs(l1)[1] != _vf_macs(l1)[0]
     mark = len(l1.sh("dmesg").out)
     l1.sh(f"echo {1 << 40} > {PARAMS}/fault_size")
@@ -93,7 +93,7 @@ def test_migrate_precopy_config(l1, peer):
     src_tl, dst_tl = _debugfs(l1, l1.vf0, "timeline"), _debugfs(l1, l1.vf1, "timeline")
     dst_pf = _debugfs(l1, l1.vf1, "pf")
     # the source's VF no longer owns the guest's MAC once it has gone
-    l1.vf_left(0)
+    l1.vf_own_mac(0)
     stats = l1.wait_l2_stat("dst", "compsc_restores",
                             pred=lambda s: _restores(s) > _restores(before))
     after = [s for s in stats if _restores(s) > _restores(before)][0]

@@ -44,7 +44,7 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
         _check_devices(l1, seen, *bdfs)
         print(f"nested: {src}->{dst}: source timeline {_timeline(l1, bdfs[0])}")
         # the source host goes away: its VF no longer owns the guest's MAC
-        l1.vf_left(left_vf)
+        l1.vf_own_mac(left_vf)
         # (the first line on the destination may have been read on the source)
         fresh = l1.wait_l2_restores(dst_name, restores + 1)
         t_r, up_r = time.time(), float(fresh["up"])

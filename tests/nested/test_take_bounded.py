@@ -53,7 +53,7 @@ def test_take_bounded(l1, peer):
         l1.sh(f"echo 0 > {PARAMS}/fault_size")
     res = l1.migrate_wait()
     assert res["status"] == "completed", res
-    l1.vf_left(0)
+    l1.vf_own_mac(0)
     # (the first line on the destination may have been read on the source)
     stats = l1.wait_l2_stat("dst", "compsc_restores",
                             pred=lambda s: _restores(s) > _restores(before))
