@@ -52,8 +52,8 @@ import bench_e2e  # noqa: E402
 from bench_e2e import CompscLog, Mode  # noqa: E402
 from nested import (DST_PORT, L1, L2_IP, MIG_PORT, MIGRATION_ENDS, SRC_PORT,  # noqa: E402
                     away_mac, hotplug_migrate, vf_nic)
-from test_shadow_nested import (ACPI_HP, L1_UPLINK, MTU, VM_MAC, Guest, Streams,  # noqa: E402
-                                _check, _configure, _tcp_resumes, bridge)
+from shadow_nested import (ACPI_HP, L1_UPLINK, MTU, VM_MAC, Guest, Streams,  # noqa: E402
+                           check, configure, tcp_resumes, bridge)
 
 REPS = int(os.environ.get("BENCH_SHADOW_N", "5"))
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
@@ -132,7 +132,7 @@ def guest_uptime(l1: L1, name: str) -> float:
 
 class Hotplug(Mode):
     """Moves by hot-unplug/plug (nested.hotplug_migrate(), through
-    test_shadow_nested's Guest): VF0 -> VF1 -> VF0 ..., a fresh QEMU each
+    shadow_nested.Guest): VF0 -> VF1 -> VF0 ..., a fresh QEMU each
     hop; a TCP stream (iperf3, peer to L2) across all of them."""
 
     nic = "stock"
@@ -145,7 +145,7 @@ class Hotplug(Mode):
         self.guest = Guest(self.l1, self.nic, standby=self.standby)
         self.guest.boot()
         if self.check_config:
-            _configure(self.guest, self.l1, self.peer)
+            configure(self.guest, self.l1, self.peer)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
         self.tcp = Streams(self.l1, self.peer, self.guest, ping=False).__enter__()
@@ -194,9 +194,9 @@ class Hotplug(Mode):
 
     def check(self) -> dict:
         """The recorded configuration in effect on the new NIC, by peer
-        traffic (test_shadow_nested._check); a failed check is the result."""
+        traffic (shadow_nested.check); a failed check is the result."""
         try:
-            got = _check(self.guest, self.l1, self.peer, f"after migration {self.done + 1}",
+            got = check(self.guest, self.l1, self.peer, f"after migration {self.done + 1}",
                          promisc_traffic=False)
             return {"kept": True, **got}
         except AssertionError as e:
@@ -207,8 +207,8 @@ class Hotplug(Mode):
     def finish_tcp(self) -> dict:
         """Whether the TCP stream never failed and carries data now, after
         the last migration and its checks (waits for its backoff, up to
-        _tcp_resumes()'s 120 s, for an interval with data in it)."""
-        at_end = _tcp_resumes(self.tcp, time.time() - 5) is not None
+        tcp_resumes()'s 120 s, for an interval with data in it)."""
+        at_end = tcp_resumes(self.tcp, time.time() - 5) is not None
         alive = self.tcp.close()
         return {"alive": alive, "data_at_end": at_end, "survived": alive and at_end}
 

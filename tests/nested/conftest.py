@@ -9,11 +9,35 @@ from compscvm import Peer  # noqa: E402
 from nested import L1  # noqa: E402
 from stallreport import pytest_runtest_makereport  # noqa: E402,F401 (hook)
 
-# The files that took longest (5-9 minutes each in the fresh-clone run of
-# session 18; the others 2-4) go first: with two files at a time (make
+# The files that took longest (5-11 minutes each in the runs of sessions
+# 18-24; the others 2-4) go first: with two files at a time (make
 # nested-test, NESTED_JOBS) neither worker then ends alone on one of them.
-LONGEST_FIRST = ("test_shadow_nested.py", "test_dpdk_nested.py",
+LONGEST_FIRST = ("test_shadow_virtio.py", "test_shadow_nested.py", "test_dpdk_nested.py",
                  "test_migrate_broken_off.py", "test_migrate_busy_guest.py")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: not in make nested-test (nor make test, "
+                            "which must stay under an hour); make nested-slow-test")
+    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(FailureTail(config), "compsc-failure-tail")
+
+
+class FailureTail:
+    """With workers (make nested-test), pytest prints a failure's
+    traceback only when the whole suite ends: a run stopped before that
+    (CI's time limit, 2026-11-28) kept none. The main process prints each
+    failure's tail the moment it comes."""
+    TAIL = 4000
+
+    def __init__(self, config):
+        self.config = config
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            tr = self.config.pluginmanager.get_plugin("terminalreporter")
+            tr.write_line(f"\n---- {report.nodeid} failed ({report.when}); its tail:")
+            tr.write_line(report.longreprtext[-self.TAIL:])
 
 
 def pytest_collection_modifyitems(items):
@@ -38,3 +62,12 @@ def l1(request, peer):
         # the tests check L1's log themselves; on the debug kernels its
         # close also scans for leaks and every L2 console (nested.py)
         vm.close(check=vm.bench.debug)
+
+
+@pytest.fixture(scope="module")
+def bridged(l1):
+    """A guest-shadow test's L1 with shadow_nested.bridge() done (its
+    module says L1_UPLINK = True)."""
+    from shadow_nested import bridge
+    bridge(l1)
+    return l1
