@@ -351,7 +351,7 @@ class Mode:
         neigh = self.peer.run(["ip", "neigh", "show", "to", L2_IP], check=False).out.strip()
         mac = neigh.split(" lladdr ")[1].split()[0] if " lladdr " in neigh else "none"
         l1 = self.l1.sh(
-            f"pf=$(bench-setup -s | sed -n 's/.*pfif=//p'); ip link show $pf | grep ' vf '; "
+            f"ip link show $(l1_pf) | grep ' vf '; "
             "for p in /sys/class/net/*/brport; do d=${p%/brport}; "
             "echo \"port ${d##*/} $(cat $p/port_no)\"; done; "
             "[ -d /sys/class/net/br0 ] && od -An -tx1 -v -w16 /sys/class/net/br0/brforward "

@@ -197,7 +197,7 @@ class Hotplug(Mode):
         traffic (shadow_nested.check); a failed check is the result."""
         try:
             got = check(self.guest, self.l1, self.peer, f"after migration {self.done + 1}",
-                         promisc_traffic=False)
+                        promisc_traffic=False)
             return {"kept": True, **got}
         except AssertionError as e:
             print(f"bench-shadow: {self.name}: configuration not kept: {e}"[:2000],

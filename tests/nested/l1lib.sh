@@ -44,6 +44,11 @@ l1_if_of() {
 	basename "$(dirname "$dev")"
 }
 
+# l1_pf: the name of L1's PF (bench-setup -s ends "pf=<bdf> pfif=<ifname>")
+l1_pf() {
+	bench-setup -s | sed -n 's/.*pfif=//p'
+}
+
 # l1_mgmt MAC IP: the management NIC (the one with MAC) up at IP; the L2
 # QEMUs' QMP servers listen there, and L1's QEMU forwards their ports
 # from the harness's side (tests/nested/nested.py)
@@ -102,7 +107,7 @@ l1_net_modules() {
 l1_bridge() {
 	[ -d /sys/class/net/br0 ] && return 0
 	l1_net_modules
-	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	pf=$(l1_pf)
 	ip link add br0 type bridge
 	ip link set br0 type bridge forward_delay 0 stp_state 0
 	ip link set $pf master br0
@@ -115,7 +120,7 @@ l1_bridge() {
 # hotplug_migrate): the VF a guest arrives on gets its MAC, the VF it left
 # another, or the PF would still switch the guest's frames to the old VF.
 l1_vf_mac() {
-	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	pf=$(l1_pf)
 	ip link set "$pf" vf "$1" mac "$2"
 }
 
@@ -123,7 +128,7 @@ l1_vf_mac() {
 # over an administrator's (guest-shadow with a standby gives a new VF the
 # VM's MAC itself, once the VF is ready: test_shadow_nested.py).
 l1_vf_trust() {
-	pf=$(bench-setup -s | sed -n 's/.*pfif=//p')
+	pf=$(l1_pf)
 	ip link set "$pf" vf "$1" trust "$2"
 }
 

@@ -321,7 +321,7 @@ def bridge(l1) -> None:
     """L1's PF at MTU 9000, before any L2 (an MTU change resets the PF and
     its VFs); br0, of the PF and a standby's taps, and br1, of L1's uplink
     and TAP (a virtio-net destination's), at MTU 9000 too."""
-    l1.sh(f"ip link set $(bench-setup -s | sed -n 's/.*pfif=//p') mtu {MTU}; "
+    l1.sh(f"ip link set $(l1_pf) mtu {MTU}; "
           f"l1_bridge; ip link set br0 mtu {MTU}; l1_uplink_tap {TAP} {UPLINK_MAC} {MTU}")
 
 

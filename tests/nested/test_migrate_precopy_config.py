@@ -15,7 +15,7 @@ import time
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
 
-PF = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
+PF = "$(l1_pf)"
 DBG = "/sys/kernel/debug/compsc_vfio"
 PARAMS = "/sys/module/compsc_vfio/parameters"
 SLOW = {"max-bandwidth": 2 << 20}       # bytes/s: pre-copy lasts many seconds

@@ -522,7 +522,6 @@ def nested_soak(n: int, out: Path) -> dict:
                        "L1: the debug kernel (mk/nesteddebug.mk), L2: the small L2 kernel")
            if debug else "L1: Debian 6.12 (no kmemleak), L2: the small L2 kernel"}
     t_start = time.time()
-    pf = "$(bench-setup -s | sed -n 's/.*pfif=//p')"
     with Peer() as peer:
         l1 = L1(peer)
         try:
@@ -550,7 +549,7 @@ def nested_soak(n: int, out: Path) -> dict:
                         break
                     rep["migrations"] += 1
                     # the old source goes away; a fresh destination waits there
-                    l1.sh(f"ip link set {pf} vf {at} mac 02:00:00:00:00:9{at}")
+                    l1.vf_own_mac(at)
                     at = 1 - at
                     _fresh_destination(l1, slots[1 - at], steps)
                     _answered(ps, t_done, 120 * l1.slow, f"nested migration {i + 1}")
