@@ -182,6 +182,7 @@ static void cvf_mig_result(struct cvf_dev *cvf, int err)
 	if (!err)
 		cvf->mig_done++;
 	cvf->mig_err = err;
+	cvf->mig_aborted = false;
 }
 
 /*
@@ -240,8 +241,14 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 		cvf_pre_forget(cvf);
 		cvf_backoff_end(cvf);
 	}
-	if (actions & COMPSC_MIG_A_ABORT)
+	/*
+	 * The migration ended on the source without a hand-over (cancelled,
+	 * or failed after the save): its save alone is not an "ok".
+	 */
+	if (actions & COMPSC_MIG_A_ABORT) {
 		cvf_giveback(cvf);
+		cvf->mig_aborted = true;
+	}
 	if (actions & COMPSC_MIG_A_LOAD) {
 		cvf_mig_cleanup(cvf);
 		res = cvf_do_load(cvf);

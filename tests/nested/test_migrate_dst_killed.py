@@ -52,6 +52,9 @@ def test_migrate_dst_killed(l1, peer):
     assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
     assert "given back to the guest" not in l1.sh("dmesg").out[mark:], \
         "the hold's bound ended it, not the failure"
+    # what an operator sees: the VF's last migration went back unfinished
+    lm = l1.last_migrations()[l1.vf0]
+    assert lm and lm["status"] == "aborted", lm
 
     # a second migration, to a fresh destination, carries the state
     l1.l2_stop("dst")
@@ -65,6 +68,8 @@ def test_migrate_dst_killed(l1, peer):
                             pred=lambda s: _restores(s) > _restores(before))
     after = [s for s in stats if _restores(s) > _restores(before)][0]
     assert _restores(after) == _restores(before) + 1, (before, after)
+    lm = l1.last_migrations()[l1.vf0]
+    assert lm["status"] == "ok" and lm["migrations"] == 1, lm
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()
