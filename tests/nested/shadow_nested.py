@@ -257,8 +257,9 @@ def hop(guest, l1, peer, st, new: dict, label: str, results: list) -> None:
     t0 = time.time()
     t = guest.hop(new)
     deadline = time.time() + 120
-    while time.time() < deadline and peer.ping(L2_IP, count=1, deadline=2).received == 0:
-        pass
+    while peer.ping(L2_IP, count=1, deadline=2).received == 0:
+        # a guest that never answers is lost to the checks too: say so now
+        assert time.time() < deadline, f"{label}: the guest answered no ping in 120 s"
     time.sleep(2)
     results.append({"hop": label, "t0": t0, "end": time.time(), "unplug_s": t["unplug_s"],
                     "mac_s": t["mac_s"], "migrate_s": t["migrate_s"],
@@ -293,15 +294,30 @@ def report(name: str, doc: dict) -> None:
 
 
 def _keep_console(guest, name: str) -> None:
-    """The L2's whole console, kept as @name.console.log beside the
-    reports when a move fails: the L2 and its log in L1's /run go with
-    the module's L1."""
+    """What the harness can still see of the guest, kept as
+    @name.console.log beside the reports when a move fails (the L2s and
+    their logs in L1's /run go with the module's L1): every L2 console of
+    this L1, oldest first (l1lib.sh l2_start keeps a restarted QEMU's in
+    /run/l2logs: the source of the last move is there), each QEMU's own
+    output, and where the guest's vCPU is (QEMU's status and registers)."""
+    l1 = guest.l1
     out = os.path.join(os.environ.get("COMPSC_BUILD", "/tmp"), "shadow-nested")
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, f"{name}.console.log")
+    logs = l1.sh("for f in $(ls -tr /run/l2logs/*.log 2>/dev/null) /run/src.log /run/dst.log "
+                 "/run/src.qemu /run/dst.qemu; do echo \"=== $f\"; tail -c 30000 $f; done",
+                 check=False).out
+    port = guest.here
+    vcpu = []
+    for cmd, args in (("query-status", {}),
+                      ("human-monitor-command", {"command-line": "info registers"})):
+        try:
+            vcpu.append(f"=== {cmd} on port {port}: {l1.qmp(port, cmd, timeout=20, **args)}")
+        except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
+            vcpu.append(f"=== {cmd} on port {port} failed: {e}")
     with open(path, "w") as f:
-        f.write(guest.l1.l2_log(guest.name))
-    print(f"shadow nested: {name}: the L2's console is in {path}", flush=True)
+        f.write(logs + "\n" + "\n".join(vcpu) + "\n")
+    print(f"shadow nested: {name}: the L2s' consoles are in {path}", flush=True)
 
 
 def gaps(st, results) -> list:
