@@ -9,11 +9,12 @@ from compscvm import Peer  # noqa: E402
 from nested import L1  # noqa: E402
 from stallreport import pytest_runtest_makereport  # noqa: E402,F401 (hook)
 
-# The files that took longest (5-11 minutes each in the runs of sessions
-# 18-24; the others 2-4) go first: with two files at a time (make
+# The files that took longest (7-11 minutes each in session 25's
+# fresh-clone run; the others 2-5) go first: with two files at a time (make
 # nested-test, NESTED_JOBS) neither worker then ends alone on one of them.
 LONGEST_FIRST = ("test_shadow_virtio.py", "test_shadow_nested.py", "test_dpdk_nested.py",
-                 "test_migrate_broken_off.py", "test_migrate_busy_guest.py")
+                 "test_migrate_broken_off.py", "test_migrate_integrity.py",
+                 "test_shadow_unplug.py")
 
 
 def pytest_configure(config):
