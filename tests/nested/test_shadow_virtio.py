@@ -11,7 +11,7 @@ from shadow_nested import TAP, VM_MAC, fresh_guest_moves
 L1_UPLINK = True
 
 
-# Not strict: it passes more often than not, but in 3 of 7 runs by
+# Not strict: it passes more often than not, but in 3 of 8 runs by
 # 2026-11-28 the L2 fell silent, no console line and no ping answered for
 # minutes: once locally, alone, in the move from virtio-net to VF1, and
 # twice in fresh-clone CI runs beside another nested test file (the
@@ -20,7 +20,7 @@ L1_UPLINK = True
 # understood it must not block every landing; a failure keeps all the
 # L2s' consoles and the vCPU's registers (shadow_nested._keep_console).
 @pytest.mark.xfail(strict=False, reason="the L2 fell silent in a move from or to virtio-net "
-                   "in 3 of 7 runs; cause not found yet: tests/nested/README.md")
+                   "in 3 of 8 runs; cause not found yet: tests/nested/README.md")
 def test_shadow_vf_virtio_vf(bridged, peer):
     """VF0 -> virtio-net (its tap behind L1's uplink) -> VF1 with
     guest-shadow."""
