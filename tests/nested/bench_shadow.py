@@ -53,7 +53,8 @@ from bench_e2e import CompscLog, Mode  # noqa: E402
 from nested import (DST_PORT, L1, L2_IP, MIG_PORT, MIGRATION_ENDS, SRC_PORT,  # noqa: E402
                     away_mac, hotplug_migrate, vf_nic)
 from shadow_nested import (ACPI_HP, L1_UPLINK, MTU, VM_MAC, Guest, Streams,  # noqa: E402
-                           check, configure, tcp_resumes, bridge)
+                           configure, tcp_resumes, bridge)
+from shadow_nested import check as check_config  # noqa: E402 (Hotplug.check is a method)
 
 REPS = int(os.environ.get("BENCH_SHADOW_N", "5"))
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
@@ -196,8 +197,8 @@ class Hotplug(Mode):
         """The recorded configuration in effect on the new NIC, by peer
         traffic (shadow_nested.check); a failed check is the result."""
         try:
-            got = check(self.guest, self.l1, self.peer, f"after migration {self.done + 1}",
-                        promisc_traffic=False)
+            got = check_config(self.guest, self.l1, self.peer,
+                               f"after migration {self.done + 1}", promisc_traffic=False)
             return {"kept": True, **got}
         except AssertionError as e:
             print(f"bench-shadow: {self.name}: configuration not kept: {e}"[:2000],

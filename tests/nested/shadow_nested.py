@@ -283,13 +283,18 @@ def tcp_resumes(st, since: float, timeout: float = 120):
     return None
 
 
-def report(name: str, doc: dict) -> None:
-    """The measured numbers, printed and kept in
-    $COMPSC_BUILD/shadow-nested/@name.json (READMEs quote them)."""
-    print(f"shadow nested: {name}: {json.dumps(doc)}", flush=True)
+def _kept(filename: str) -> str:
+    """Where a file these tests keep goes: $COMPSC_BUILD/shadow-nested/."""
     out = os.path.join(os.environ.get("COMPSC_BUILD", "/tmp"), "shadow-nested")
     os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, f"{name}.json"), "w") as f:
+    return os.path.join(out, filename)
+
+
+def report(name: str, doc: dict) -> None:
+    """The measured numbers, printed and kept as @name.json (READMEs
+    quote them)."""
+    print(f"shadow nested: {name}: {json.dumps(doc)}", flush=True)
+    with open(_kept(f"{name}.json"), "w") as f:
         json.dump(doc, f, indent=1)
 
 
@@ -301,9 +306,7 @@ def _keep_console(guest, name: str) -> None:
     /run/l2logs: the source of the last move is there), each QEMU's own
     output, and where the guest's vCPU is (QEMU's status and registers)."""
     l1 = guest.l1
-    out = os.path.join(os.environ.get("COMPSC_BUILD", "/tmp"), "shadow-nested")
-    os.makedirs(out, exist_ok=True)
-    path = os.path.join(out, f"{name}.console.log")
+    path = _kept(f"{name}.console.log")
     logs = l1.sh("for f in $(ls -tr /run/l2logs/*.log 2>/dev/null) /run/src.log /run/dst.log "
                  "/run/src.qemu /run/dst.qemu; do echo \"=== $f\"; tail -c 30000 $f; done",
                  check=False).out
