@@ -214,6 +214,12 @@ class Streams:
         # the client only once the server listens: a fixed 3 s was not
         # always enough in a loaded nested run ("Connection refused")
         self.l1.l2_run(self.guest.name, IPERF3_LISTENING, timeout=120)
+        # and once the peer reaches the guest: iperf3's data stream failed
+        # once with "No route to host" after its control connection (the
+        # peer's ARP for the L2 unanswered just then, 2026-11-28)
+        deadline = time.time() + 60
+        while self.peer.ping(L2_IP, count=1, deadline=2).received == 0:
+            assert time.time() < deadline, "the peer reached no L2 before the streams"
         self.tcp = self.peer.popen(["iperf3", "-c", L2_IP, "-t", "1800", *paced("2M"),
                                     "-i", "1", "--forceflush"],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
