@@ -10,10 +10,11 @@ import subprocess
 import threading
 import time
 
+import vcpu_where
 from compscpf import vlan_arp
 from compscvm import paced, vf_mac
-from nested import (DST_PORT, L2_IP, MIG_PORT, SRC_PORT, UPLINK_MAC, away_mac,
-                    hotplug_migrate, migration_summary, vf_nic)
+from nested import (DST_PORT, L2_IP, L2_KOS, L2_VMLINUZ, MIG_PORT, SRC_PORT, UPLINK_MAC,
+                    away_mac, hotplug_migrate, migration_summary, vf_nic)
 
 VM_MAC = vf_mac(0)          # the MAC VF0 has at boot: the VM's from then on
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
@@ -310,7 +311,8 @@ def _keep_console(guest, name: str) -> None:
     their logs in L1's /run go with the module's L1): every L2 console of
     this L1, oldest first (l1lib.sh l2_start keeps a restarted QEMU's in
     /run/l2logs: the source of the last move is there), each QEMU's own
-    output, and where the guest's vCPU is (QEMU's status and registers)."""
+    output, and where the guest's vCPU is (QEMU's status; vCPU samples,
+    printed too: CI keeps only the output)."""
     l1 = guest.l1
     path = _kept(f"{name}.console.log")
     logs = l1.sh("for f in $(ls -tr /run/l2logs/*.log 2>/dev/null) /run/src.log /run/dst.log "
@@ -318,12 +320,14 @@ def _keep_console(guest, name: str) -> None:
                  check=False).out
     port = guest.here
     vcpu = []
-    for cmd, args in (("query-status", {}),
-                      ("human-monitor-command", {"command-line": "info registers"})):
+    for what, ask in (("query-status", lambda: l1.qmp(port, "query-status", timeout=20)),
+                      ("where the vCPU is", lambda: vcpu_where.samples(
+                          l1, port, vcpu_where.Symbols(L2_VMLINUZ, L2_KOS, logs)))):
         try:
-            vcpu.append(f"=== {cmd} on port {port}: {l1.qmp(port, cmd, timeout=20, **args)}")
+            vcpu.append(f"=== {what}, QEMU on port {port}:\n{ask()}")
         except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
-            vcpu.append(f"=== {cmd} on port {port} failed: {e}")
+            vcpu.append(f"=== {what}, QEMU on port {port}: failed: {e!r}")
+    print("\n".join(vcpu), flush=True)
     with open(path, "w") as f:
         f.write(logs + "\n" + "\n".join(vcpu) + "\n")
     print(f"shadow nested: {name}: the L2s' consoles are in {path}", flush=True)
