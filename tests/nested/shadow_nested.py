@@ -327,10 +327,30 @@ def _keep_console(guest, name: str) -> None:
             vcpu.append(f"=== {what}, QEMU on port {port}:\n{ask()}")
         except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
             vcpu.append(f"=== {what}, QEMU on port {port}: failed: {e!r}")
+    vcpu.append(_kick_console(guest))
     print("\n".join(vcpu), flush=True)
     with open(path, "w") as f:
         f.write(logs + "\n" + "\n".join(vcpu) + "\n")
     print(f"shadow nested: {name}: the L2s' consoles are in {path}", flush=True)
+
+
+def _kick_console(guest) -> str:
+    """What the guest's console says once the kernel prints a line
+    (printk writes the UART by polling and then rewrites its IER: a
+    transmit waiting for a lost THRE interrupt starts again), and the
+    guest's interrupt controllers before that."""
+    l1, port = guest.l1, guest.here
+    out = []
+    try:
+        for cmd in ("info pic", "info lapic"):
+            out.append(f"=== {cmd}:\n{vcpu_where.hmp(l1, port, cmd)}")
+        n = len(l1.l2_log(guest.name))
+        l1.l2_cmd(guest.name, "kick", 'echo "<3>l2: console kick" > /dev/kmsg')
+        time.sleep(20)
+        out.append(f"=== the console after a printk:\n{l1.l2_log(guest.name)[n:][-3000:]}")
+    except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
+        out.append(f"=== the console kick failed: {e!r}")
+    return "\n".join(out)
 
 
 def gaps(st, results) -> list:

@@ -66,7 +66,7 @@ class Symbols:
         return f"{name}+{addr - self.addrs[i]:#x}{mod}"
 
 
-def _hmp(l1, port: int, cmd: str) -> str:
+def hmp(l1, port: int, cmd: str) -> str:
     return l1.qmp(port, "human-monitor-command", timeout=20, **{"command-line": cmd})
 
 
@@ -76,13 +76,13 @@ def samples(l1, port: int, syms: Symbols, n: int = 30, stacks: int = 3,
     of them with the text addresses found in the top 512 bytes of the stack."""
     counts, lines = {}, []
     for i in range(n):
-        regs = _hmp(l1, port, "info registers")
+        regs = hmp(l1, port, "info registers")
         rip = int(re.search(r"RIP=([0-9a-f]+)", regs)[1], 16)
         fn = syms.name(rip).split("+")[0]
         counts[fn] = counts.get(fn, 0) + 1
         if i < stacks:
             rsp = int(re.search(r"RSP=([0-9a-f]+)", regs)[1], 16)
-            words = re.findall(r"0x([0-9a-f]{16})", _hmp(l1, port, f"x /64gx {rsp:#x}"))
+            words = re.findall(r"0x([0-9a-f]{16})", hmp(l1, port, f"x /64gx {rsp:#x}"))
             chain = [syms.name(int(w, 16)) for w in words if syms.is_text(int(w, 16))]
             lines.append(f"stack {i}: RIP {syms.name(rip)} <- " + " <- ".join(chain[:24]))
         time.sleep(every)
