@@ -328,6 +328,7 @@ def _keep_console(guest, name: str) -> None:
         except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
             vcpu.append(f"=== {what}, QEMU on port {port}: failed: {e!r}")
     vcpu.append(_kick_console(guest))
+    vcpu.append(_l1_rates(l1))
     print("\n".join(vcpu), flush=True)
     with open(path, "w") as f:
         f.write(logs + "\n" + "\n".join(vcpu) + "\n")
@@ -351,6 +352,34 @@ def _kick_console(guest) -> str:
     except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
         out.append(f"=== the console kick failed: {e!r}")
     return "\n".join(out)
+
+
+def _l1_rates(l1, secs: int = 10) -> str:
+    """Packets per second on each of L1's interfaces and CPU seconds per
+    second of each L2 QEMU, over @secs: a silent guest busy in its
+    transmit path may be answering a storm."""
+    snap = ("cat /proc/net/dev; for n in src dst; do [ -e /run/$n.pid ] && "
+            "echo \"cpu $n $(cut -d' ' -f14,15 /proc/$(cat /run/$n.pid)/stat)\"; done; true")
+    try:
+        a = l1.sh(snap, check=False).out
+        time.sleep(secs)
+        b = l1.sh(snap, check=False).out
+    except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
+        return f"=== L1's rates failed: {e!r}"
+
+    def parse(out):
+        d = {}
+        for m in re.finditer(r"^\s*(\S+):\s*\d+\s+(\d+)(?:\s+\d+){6}\s+\d+\s+(\d+)", out, re.M):
+            d[m[1]] = (int(m[2]), int(m[3]))
+        for m in re.finditer(r"^cpu (\S+) (\d+) (\d+)", out, re.M):
+            d[f"qemu {m[1]}"] = (int(m[2]) + int(m[3]), 0)
+        return d
+    pa, pb = parse(a), parse(b)
+    rows = [f"{k}: rx {(pb[k][0] - pa[k][0]) / secs:.0f}/s tx {(pb[k][1] - pa[k][1]) / secs:.0f}/s"
+            if not k.startswith("qemu") else
+            f"{k}: {(pb[k][0] - pa[k][0]) / secs / 100:.2f} CPU s/s"
+            for k in pb if k in pa]
+    return f"=== L1 over {secs} s:\n" + "\n".join(rows)
 
 
 def gaps(st, results) -> list:
