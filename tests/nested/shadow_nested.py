@@ -357,6 +357,15 @@ def _kick_console(guest) -> str:
     return "\n".join(out)
 
 
+def stat_every(l1, name: str):
+    """The median interval (s) between the l2stat lines of the L2 @name's
+    console: 2 when its vCPU has room, more when l2-init's loop waits for
+    it (README "A guest that falls silent")."""
+    ups = [float(u) for u in re.findall(r"^l2stat up=([\d.]+) ", l1.l2_log(name), re.M)]
+    steps = sorted(b - a for a, b in zip(ups, ups[1:]))
+    return round(steps[len(steps) // 2], 2) if steps else None
+
+
 def _l1_rates(l1, secs: int = 10) -> str:
     """Packets per second on each of L1's interfaces and CPU seconds per
     second of each L2 QEMU, over @secs: a silent guest busy in its
@@ -443,7 +452,7 @@ def moves(guest, peer, plan: list, name: str) -> None:
         r["gaps_at_s"] = _gaps_at(st, r)
     report(name, {"gaps_s": gaps(st, results), "ping_every_s": PING_S, "hops": results,
                   "checks": checks, "tcp_alive": alive, "tcp_resumed_s": resumed,
-                  "guest": stats.line})
+                  "guest": stats.line, "stat_every_s": stat_every(l1, guest.name)})
     assert alive, "iperf3's TCP stream failed:\n" + "".join(ln for _, ln in st.lines[-20:])
     assert resumed is not None, "TCP stream carried nothing after the last move"
     # each move: one lower released, one adopted
