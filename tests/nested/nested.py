@@ -225,6 +225,13 @@ def early_boot_panic(console: str) -> bool:
     return panic >= 0 and "start_kernel+" in console[:panic] and "l2: " not in console
 
 
+class L2Silent(AssertionError):
+    """An L2 printed no awaited line in time: a guest command or status
+    line that did not come (tests/nested/README.md, "A guest that falls
+    silent"). Still an AssertionError: a test fails on it unless it says
+    otherwise."""
+
+
 class L1(VM):
     """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
 
@@ -364,15 +371,15 @@ class L1(VM):
 
     def wait_l2_line(self, name: str, pattern: str, timeout: float = 120) -> re.Match:
         """The first match of @pattern in the console of the L2 @name,
-        once there; AssertionError after @timeout s (times self.slow)."""
+        once there; L2Silent after @timeout s (times self.slow)."""
         t0, timeout = time.monotonic(), timeout * self.slow
         while time.monotonic() - t0 < timeout:
             m = re.search(pattern, self.l2_log(name))
             if m:
                 return m
             time.sleep(1)
-        raise AssertionError(f"{pattern!r} not in {name}'s console in {timeout} s:\n"
-                             f"{self.l2_log(name)[-2000:]}")
+        raise L2Silent(f"{pattern!r} not in {name}'s console in {timeout} s:\n"
+                       f"{self.l2_log(name)[-2000:]}")
 
     def l2_pair(self, peer) -> None:
         """The L2 "src" on VF0, answering the peer, and "dst" on VF1 waiting

@@ -349,7 +349,11 @@ def _kick_console(guest) -> str:
         for cmd in ("info pic", "info lapic"):
             out.append(f"=== {cmd}:\n{vcpu_where.hmp(l1, port, cmd)}")
         n = len(l1.l2_log(guest.name))
-        l1.l2_cmd(guest.name, "kick", 'echo "<3>l2: console kick" > /dev/kmsg')
+        # and where each of its tasks sleeps (a command stuck in the
+        # kernel while others ran, 2026-11-28 23:08)
+        l1.l2_cmd(guest.name, "kick", 'echo "<3>l2: console kick" > /dev/kmsg; '
+                  'for p in /proc/[0-9]*; do read -r st < $p/stat; read -r w < $p/wchan; '
+                  'echo "l2task: $st wchan=$w"; done')
         time.sleep(20)
         out.append(f"=== the console after a printk:\n{l1.l2_log(guest.name)[n:][-3000:]}")
     except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
