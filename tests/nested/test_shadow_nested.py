@@ -13,13 +13,13 @@ from shadow_nested import fresh_guest_moves
 L1_UPLINK = True
 
 
-# Only the guest falling silent is expected to fail for now (2 of 11 runs
+# Only the guest falling silent is expected to fail for now (2 of 9 runs
 # on 2026-11-28, one in CI): a guest command stuck for minutes after a move
 # while the guest ran on; any other failure (configuration lost, TCP
 # broken, a replay error, a kernel warning) fails the test. A failure keeps
 # what the harness could see of the guest (shadow_nested._keep_console).
 @pytest.mark.xfail(raises=L2Silent, strict=False,
-                   reason="a guest command stuck after a move in 2 of 11 runs; cause not "
+                   reason="a guest command stuck after a move in 2 of 9 runs; cause not "
                    "found yet: tests/nested/README.md, \"A guest that falls silent\"")
 def test_shadow_vf_vf(bridged, peer):
     """VF0 -> VF1 -> VF0 with guest-shadow."""
