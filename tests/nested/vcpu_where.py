@@ -1,5 +1,10 @@
 """Where a silent L2 guest's vCPU is: a poor man's profiler over QMP.
 
+pcsample.py samples bench-e2e's destination fast over one QMP session and
+counts functions in a time window; this takes a few slow samples of a
+guest that stopped answering, with stacks and module names, on the
+same address table (pcsample.SymTable).
+
 The small L2 kernel has no lockup detector, no sysrq and one CPU
 (tests/nested/l2kernel.config), and a guest that falls silent prints
 nothing. So the harness asks the guest's QEMU: N samples of the vCPU's RIP
@@ -16,41 +21,40 @@ import subprocess
 import time
 from pathlib import Path
 
+from pcsample import SymTable
+
 KTEXT = 0xffffffff80000000   # kernel text starts above this
 MODULES = 0xffffffffa0000000  # x86_64's module area, to MODULES_END
 MODULES_END = 0xffffffffff000000
 
 
 class Symbols:
-    """Address -> "symbol+0xoff [module]" for the L2 kernel and modules."""
+    """Address -> "symbol+0xoff [module]" for the L2 kernel and modules
+    (pcsample.Symbols, for bench-e2e's samples, names module text
+    "[module]"; a silent guest may be in a module)."""
 
     def __init__(self, vmlinuz: str, kos: dict, console: str):
-        self.addrs, self.names, self.etext = [], [], MODULES
+        syms, self.etext = [], MODULES
         smap = Path(vmlinuz).parents[3] / "System.map" if vmlinuz else None
         if smap and smap.is_file():
             for line in smap.read_text().splitlines():
                 a, kind, name = line.split()[:3]
                 if kind in "tTwW":
-                    self._add(int(a, 16), name)
+                    syms.append((int(a, 16), (name, "")))
                 if name == "_etext":
                     self.etext = int(a, 16)
         # the last boot's bases (a console may hold several boots)
         bases = dict(re.findall(r"l2mod: (\S+) (0x[0-9a-f]+)", console))
         for guest_ko, base in bases.items():
             if kos.get(guest_ko):
-                self._module(kos[guest_ko], int(base, 16), os.path.basename(guest_ko))
-        order = sorted(range(len(self.addrs)), key=self.addrs.__getitem__)
-        self.addrs = [self.addrs[i] for i in order]
-        self.names = [self.names[i] for i in order]
+                syms += self._module(kos[guest_ko], int(base, 16), os.path.basename(guest_ko))
+        self.table = SymTable(syms)
 
-    def _add(self, addr: int, name: str, mod: str = "") -> None:
-        self.addrs.append(addr)
-        self.names.append((name, mod))
-
-    def _module(self, ko: str, base: int, mod: str) -> None:
+    @staticmethod
+    def _module(ko: str, base: int, mod: str) -> list:
         out = subprocess.run(["objdump", "-t", ko], capture_output=True, text=True).stdout
-        for m in re.finditer(r"^([0-9a-f]+) .{7} \.text\s+[0-9a-f]+ (\S+)$", out, re.M):
-            self._add(base + int(m[1], 16), m[2], f" [{mod}]")
+        return [(base + int(m[1], 16), (m[2], f" [{mod}]")) for m in
+                re.finditer(r"^([0-9a-f]+) .{7} \.text\s+[0-9a-f]+ (\S+)$", out, re.M)]
 
     def is_text(self, addr: int) -> bool:
         """In kernel or module text (a stack word that may be a return address)."""
@@ -59,11 +63,11 @@ class Symbols:
     def name(self, addr: int) -> str:
         if addr < KTEXT:
             return f"user {addr:#x}"
-        i = bisect.bisect_right(self.addrs, addr) - 1
+        i = bisect.bisect_right(self.table.addrs, addr) - 1
         if i < 0:
             return f"{addr:#x}"
-        name, mod = self.names[i]
-        return f"{name}+{addr - self.addrs[i]:#x}{mod}"
+        name, mod = self.table.names[i]
+        return f"{name}+{addr - self.table.addrs[i]:#x}{mod}"
 
 
 def hmp(l1, port: int, cmd: str) -> str:
