@@ -38,10 +38,7 @@ L1_UPLINK = True
 # 6.1, named so the choice is explicit: native PCIe hotplug (pciehp) would
 # wait 5 s after the attention button before it let the device go.
 ACPI_HP = "-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=on"
-# every 100 ms: the gaps are seconds long, and each echo costs the L2
-# (TCG inside TCG) vCPU time its commands need (README "A guest that
-# falls silent")
-PING_S = 0.1
+PING_S = 0.05
 CONFIGURE_S = 600           # the guest's 29 group joins (configure)
 
 
