@@ -362,7 +362,7 @@ def stat_every(l1, name: str):
     """The median interval (s) between the l2stat lines of the L2 @name's
     console: 2 when its vCPU has room, more when l2-init's loop waits for
     it (README "A guest that falls silent")."""
-    ups = [float(u) for u in re.findall(r"^l2stat up=([\d.]+) ", l1.l2_log(name), re.M)]
+    ups = [float(st["up"]) for st in l1.l2_stats(name)]
     steps = sorted(b - a for a, b in zip(ups, ups[1:]))
     return round(steps[len(steps) // 2], 2) if steps else None
 
