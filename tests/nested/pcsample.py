@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-_RIP = re.compile(r"RIP=([0-9a-f]{16})")
+RIP = re.compile(r"RIP=([0-9a-f]{16})")
 _HLT = re.compile(r"HLT=(\d)")
 _TBS = re.compile(r"TB count\s+(\d+)")
 
@@ -60,7 +60,7 @@ class DstSampler(threading.Thread):
                 self.resumed = time.time()
             regs = await self._hmp(client, "info registers")
             t = time.time()
-            m = _RIP.search(regs)
+            m = RIP.search(regs)
             if m:
                 h = _HLT.search(regs)
                 self.samples.append((t, int(m.group(1), 16), bool(h and h.group(1) == "1")))
@@ -89,19 +89,30 @@ class SymTable:
         self.addrs = [a for a, _ in syms]
         self.names = [n for _, n in syms]
 
+    def entry(self, addr: int):
+        """(address, name) of the last symbol at or below @addr; None
+        below all."""
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        return (self.addrs[i], self.names[i]) if i >= 0 else None
+
     def at(self, addr: int):
         """The name of the last symbol at or below @addr; None below all."""
-        i = bisect.bisect_right(self.addrs, addr) - 1
-        return self.names[i] if i >= 0 else None
+        e = self.entry(addr)
+        return e and e[1]
+
+
+def text_symbols(system_map: Path) -> list:
+    """(address, name) of each text symbol of a kernel's System.map."""
+    return [(int(f[0], 16), f[2]) for f in
+            (x.split() for x in system_map.read_text().splitlines())
+            if len(f) == 3 and f[1] in "tTwW"]
 
 
 class Symbols:
     """Text symbols of System.map, for RIP -> function."""
 
     def __init__(self, system_map: Path):
-        self.table = SymTable((int(f[0], 16), f[2]) for f in
-                              (x.split() for x in system_map.read_text().splitlines())
-                              if len(f) == 3 and f[1] in "tTwW")
+        self.table = SymTable(text_symbols(system_map))
         self.end = self.table.addrs[-1] if self.table.addrs else 0
 
     def name(self, rip: int) -> str:

@@ -14,14 +14,13 @@ kernel's System.map (not relocatable: no KASLR) and, for a module, its
 objdump symbols at the .text base l2-init printed ("l2mod: KO ADDR", KO
 the module's path under /lib/compsc, as nested.L2_KOS's keys).
 """
-import bisect
 import os
 import re
 import subprocess
 import time
 from pathlib import Path
 
-from pcsample import SymTable
+from pcsample import RIP, SymTable, text_symbols
 
 KTEXT = 0xffffffff80000000   # kernel text starts above this
 MODULES = 0xffffffffa0000000  # x86_64's module area, to MODULES_END
@@ -37,12 +36,8 @@ class Symbols:
         syms, self.etext = [], MODULES
         smap = Path(vmlinuz).parents[3] / "System.map" if vmlinuz else None
         if smap and smap.is_file():
-            for line in smap.read_text().splitlines():
-                a, kind, name = line.split()[:3]
-                if kind in "tTwW":
-                    syms.append((int(a, 16), (name, "")))
-                if name == "_etext":
-                    self.etext = int(a, 16)
+            syms = [(a, (name, "")) for a, name in text_symbols(smap)]
+            self.etext = next((a for a, name in syms if name[0] == "_etext"), MODULES)
         # the last boot's bases (a console may hold several boots)
         bases = dict(re.findall(r"l2mod: (\S+) (0x[0-9a-f]+)", console))
         for guest_ko, base in bases.items():
@@ -63,11 +58,11 @@ class Symbols:
     def name(self, addr: int) -> str:
         if addr < KTEXT:
             return f"user {addr:#x}"
-        i = bisect.bisect_right(self.table.addrs, addr) - 1
-        if i < 0:
+        e = self.table.entry(addr)
+        if e is None:
             return f"{addr:#x}"
-        name, mod = self.table.names[i]
-        return f"{name}+{addr - self.table.addrs[i]:#x}{mod}"
+        start, (name, mod) = e
+        return f"{name}+{addr - start:#x}{mod}"
 
 
 def hmp(l1, port: int, cmd: str) -> str:
@@ -81,7 +76,7 @@ def samples(l1, port: int, syms: Symbols, n: int = 30, stacks: int = 3,
     counts, lines = {}, []
     for i in range(n):
         regs = hmp(l1, port, "info registers")
-        rip = int(re.search(r"RIP=([0-9a-f]+)", regs)[1], 16)
+        rip = int(RIP.search(regs)[1], 16)
         fn = syms.name(rip).split("+")[0]
         counts[fn] = counts.get(fn, 0) + 1
         if i < stacks:
