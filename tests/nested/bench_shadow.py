@@ -149,7 +149,7 @@ class Hotplug(Mode):
             configure(self.guest, self.l1, self.peer)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
-        self.tcp = Streams(self.l1, self.peer, self.guest, ping=False).__enter__()
+        self.tcp = Streams(self.l1, self.peer, self.guest, ping=False, rate="2M").__enter__()
         self.done, self.tcp_result = 0, {}
 
     def restart_incoming(self, name: str, port: int, dev: str) -> None:
