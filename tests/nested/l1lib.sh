@@ -192,7 +192,10 @@ l2_start() {
 	# a previous VM's log would satisfy wait_l2_up before QEMU truncates
 	# it; kept in /run/l2logs for the harness's last scan (nested.py)
 	mkdir -p /run/l2logs
-	[ ! -e /run/$name.log ] || mv /run/$name.log /run/l2logs/$name.$(date +%s%N).log
+	# (named by L1's uptime: busybox's date has no %N, and two restarts
+	# within a second would share a name)
+	read -r up _ < /proc/uptime
+	[ ! -e /run/$name.log ] || mv /run/$name.log /run/l2logs/$name.$up.log
 	rm -f /run/$name.qemu /run/$name.ctl.in /run/$name.ctl.out
 	# ttyS1: commands for the L2 (l2-init runs them; l2_cmd)
 	mkfifo /run/$name.ctl.in /run/$name.ctl.out
