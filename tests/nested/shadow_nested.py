@@ -367,32 +367,30 @@ def _kick_console(guest) -> str:
     return "\n".join(out)
 
 
-def stat_every(l1, name: str):
-    """The median interval (s) between the l2stat lines of the L2 @name's
-    console: 2 when its vCPU has room, more when l2-init's loop waits for
-    it (README "A guest that falls silent")."""
-    ups = [float(st["up"]) for st in l1.l2_stats(name)]
-    steps = sorted(b - a for a, b in zip(ups, ups[1:]))
-    return round(steps[len(steps) // 2], 2) if steps else None
+def _median(xs: list):
+    return sorted(xs)[len(xs) // 2] if xs else None
 
 
-def busy(l1, name: str):
-    """The L2 @name's vCPU over its console's l2stat lines: the median
-    share of its time busy and the share of it in softirq (l2-init's
-    "cpu:" ticks), or None before two lines with them. A vCPU near 1.0
-    leaves l2-init's commands waiting (README "A guest that falls
-    silent")."""
-    ticks = [[int(x) for x in st["cpu"].split(",")] for st in l1.l2_stats(name) if "cpu" in st]
-    shares = []
+def pace(l1, name: str) -> dict:
+    """How the L2 @name kept up, from its console's l2stat lines:
+    "stat_every_s", their median interval (2 when its vCPU has room, more
+    when l2-init's loop waits for it), and "vcpu", the median share of the
+    vCPU's time busy and of it in softirq (l2-init's "cpu:" ticks; None
+    before two lines with them). A vCPU near 1.0 leaves l2-init's commands
+    waiting (README "A guest that falls silent")."""
+    stats = l1.l2_stats(name)
+    ups = [float(st["up"]) for st in stats]
+    every = _median([b - a for a, b in zip(ups, ups[1:])])
+    ticks = [[int(x) for x in st["cpu"].split(",")] for st in stats if "cpu" in st]
+    busy, softirq = [], []
     for a, b in zip(ticks, ticks[1:]):
         d = [y - x for x, y in zip(a, b)]
         if sum(d) > 0:
-            shares.append((1 - d[3] / sum(d), d[6] / sum(d)))
-    if not shares:
-        return None
-    mid = len(shares) // 2
-    return {"busy": round(sorted(s[0] for s in shares)[mid], 2),
-            "softirq": round(sorted(s[1] for s in shares)[mid], 2)}
+            busy.append(1 - d[3] / sum(d))
+            softirq.append(d[6] / sum(d))
+    return {"stat_every_s": None if every is None else round(every, 2),
+            "vcpu": {"busy": round(_median(busy), 2), "softirq": round(_median(softirq), 2)}
+            if busy else None}
 
 
 def _l1_rates(l1, secs: int = 10) -> str:
@@ -481,8 +479,7 @@ def moves(guest, peer, plan: list, name: str) -> None:
         r["gaps_at_s"] = _gaps_at(st, r)
     report(name, {"gaps_s": gaps(st, results), "ping_every_s": PING_S, "hops": results,
                   "checks": checks, "tcp_alive": alive, "tcp_resumed_s": resumed,
-                  "guest": stats.line, "stat_every_s": stat_every(l1, guest.name),
-                  "vcpu": busy(l1, guest.name)})
+                  "guest": stats.line, **pace(l1, guest.name)})
     assert alive, "iperf3's TCP stream failed:\n" + "".join(ln for _, ln in st.lines[-20:])
     assert resumed is not None, "TCP stream carried nothing after the last move"
     # each move: one lower released, one adopted

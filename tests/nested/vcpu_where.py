@@ -36,8 +36,9 @@ class Symbols:
         syms, self.etext = [], MODULES
         smap = Path(vmlinuz).parents[3] / "System.map" if vmlinuz else None
         if smap and smap.is_file():
-            syms = [(a, (name, "")) for a, name in text_symbols(smap)]
-            self.etext = next((a for a, name in syms if name[0] == "_etext"), MODULES)
+            text = text_symbols(smap)
+            self.etext = next((a for a, name in text if name == "_etext"), MODULES)
+            syms = [(a, (name, "")) for a, name in text]
         # the last boot's bases (a console may hold several boots)
         bases = dict(re.findall(r"l2mod: (\S+) (0x[0-9a-f]+)", console))
         for guest_ko, base in bases.items():
