@@ -10,8 +10,7 @@ driver is Debian's unmodified igbvf, five ways in one run:
              is ready (nested.hotplug_migrate(standby=True)); the
              configuration (MTU 9000, VLAN 100, 29 groups, promiscuous) set
              through the upper is checked from the peer with traffic on the
-             new VF after each migration, and an iperf3 TCP stream runs
-             across all of them
+             new VF after each migration
   shadow-hold  the same without the standby: guest-shadow holds transmit
              from the unplug to the plug
   unplug     the same moves without guest-shadow: igbvf alone, l2-init sets
@@ -22,6 +21,11 @@ driver is Debian's unmodified igbvf, five ways in one run:
              plugs the destination's at the switch-over
   compsc     the CompSC-patched igbvf through compsc_vfio, DMA logging
              (bench-e2e's compsc-log mode, for reference)
+
+Every mode but compsc runs an iperf3 TCP stream (2 Mbit/s, peer to L2)
+across all of its migrations (TcpLoad): the L2's one vCPU is the
+bottleneck under TCG inside TCG, so the modes compared carry the same
+load (failover had none before 2026-12-03).
 
 Downtime per migration = the longest gap between ping replies at the peer
 around it (bench_e2e.Mode.once(): ping every 50 ms); per mode the median
@@ -45,6 +49,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
 from compscvm import Peer, vf_mac  # noqa: E402
@@ -131,10 +136,47 @@ def guest_uptime(l1: L1, name: str) -> float:
     return float(l1.l2_run(name, "cut -d' ' -f1 /proc/uptime").split()[-1])
 
 
-class Hotplug(Mode):
+class TcpLoad:
+    """A TCP stream (iperf3 at 2 Mbit/s, peer to L2) across all of a
+    mode's migrations, so that every mode but compsc carries the same load
+    (the guest's vCPU is the bench's bottleneck: tests/nested/README.md,
+    "A guest that falls silent"); whether it survived is the mode's "tcp"."""
+
+    def start_tcp(self, name: str) -> None:
+        """The stream to the L2 now running as @name."""
+        self.tcp = Streams(self.l1, self.peer, SimpleNamespace(name=name), ping=False,
+                           rate="2M").__enter__()
+        self.done, self.tcp_result = 0, {}
+
+    def count_tcp(self, out: dict) -> None:
+        """After each migration: the stream's verdict after the last."""
+        self.done += 1
+        if self.done == self.reps:
+            self.tcp_result = self.finish_tcp()
+            out["tcp"] = self.tcp_result
+
+    def finish_tcp(self) -> dict:
+        """Whether the TCP stream never failed and carries data now, after
+        the last migration and its checks (waits for its backoff, up to
+        tcp_resumes()'s 120 s, for an interval with data in it)."""
+        at_end = tcp_resumes(self.tcp, time.time() - 5) is not None
+        alive = self.tcp.close()
+        return {"alive": alive, "data_at_end": at_end, "survived": alive and at_end}
+
+    def run(self) -> dict:
+        try:
+            res = super().run()
+        finally:
+            if getattr(self, "tcp", None) is not None and not self.tcp_result:
+                self.tcp.close()    # a mode that broke: its stream goes too
+        res["tcp"] = self.tcp_result
+        return res
+
+
+class Hotplug(TcpLoad, Mode):
     """Moves by hot-unplug/plug (nested.hotplug_migrate(), through
     shadow_nested.Guest): VF0 -> VF1 -> VF0 ..., a fresh QEMU each
-    hop; a TCP stream (iperf3, peer to L2) across all of them."""
+    hop; the TCP stream across all of them."""
 
     nic = "stock"
     log = "bench-shadow"
@@ -149,8 +191,7 @@ class Hotplug(Mode):
             configure(self.guest, self.l1, self.peer)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError(f"{self.name}: L2 not reachable before migrating")
-        self.tcp = Streams(self.l1, self.peer, self.guest, ping=False, rate="2M").__enter__()
-        self.done, self.tcp_result = 0, {}
+        self.start_tcp(self.guest.name)
 
     def restart_incoming(self, name: str, port: int, dev: str) -> None:
         """As Mode's, before the next migration: the QEMU the guest left
@@ -187,10 +228,7 @@ class Hotplug(Mode):
                               "first_reply": out["timeline_s"]["gap_end"]}
         if self.check_config:
             out["config"] = self.check()
-        self.done += 1
-        if self.done == self.reps:
-            self.tcp_result = self.finish_tcp()
-            out["tcp"] = self.tcp_result
+        self.count_tcp(out)
         return out
 
     def check(self) -> dict:
@@ -205,21 +243,8 @@ class Hotplug(Mode):
                   file=sys.stderr, flush=True)
             return {"kept": False, "error": str(e)[:1000]}
 
-    def finish_tcp(self) -> dict:
-        """Whether the TCP stream never failed and carries data now, after
-        the last migration and its checks (waits for its backoff, up to
-        tcp_resumes()'s 120 s, for an interval with data in it)."""
-        at_end = tcp_resumes(self.tcp, time.time() - 5) is not None
-        alive = self.tcp.close()
-        return {"alive": alive, "data_at_end": at_end, "survived": alive and at_end}
-
     def run(self) -> dict:
-        try:
-            res = super().run()
-        finally:
-            if getattr(self, "tcp", None) is not None and not self.tcp_result:
-                self.tcp.close()    # a mode that broke: its stream goes too
-        res["tcp"] = self.tcp_result
+        res = super().run()
         if self.check_config:
             res["config_kept"] = bool(res["runs"]) and len(res["runs"]) == self.reps and all(
                 r.get("config", {}).get("kept") for r in res["runs"])
@@ -253,7 +278,7 @@ class Unplug(Hotplug):
 PAUSE = [{"capability": "pause-before-switchover", "state": True}]
 
 
-class Failover(Mode):
+class Failover(TcpLoad, Mode):
     """net_failover: QEMU unplugs the primary VF itself (wait-unplug) and
     plugs the destination's at the switch-over. The one-PF bench's part:
     the VF left gets another MAC once unplugged (or the PF would switch
@@ -293,6 +318,7 @@ class Failover(Mode):
                              pred=lambda s: len(s["lowers"].strip(",").split(",")) >= 2)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError("failover: L2 not reachable before migrating")
+        self.start_tcp("src")
 
     def restart_incoming(self, name: str, port: int, dev: str) -> None:
         self.l2_failover(port, incoming=True)
@@ -329,6 +355,7 @@ class Failover(Mode):
         out = super().once(src, dst)
         out["steps_s"] = self.steps
         out["guest_probe_s"] = probe_timeline(self.l1, NAMES[dst], since)
+        self.count_tcp(out)
         return out
 
 
