@@ -4,6 +4,7 @@ igbvf on a passed-through VF. Python drives; the L1 side is tests/nested/l1lib.s
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -79,17 +80,7 @@ if BUGS_KO["L2"]:
 def share_dir(bench: Bench) -> Path:
     """QEMU (binary, libraries, firmware, modules) and the L2 images, for 9p."""
     share = CACHE / "share"
-    q = share / "qemu"
-    if not (q / "fw/bios-256k.bin").exists():
-        for d in ("bin", "lib", "fw", "mod"):
-            (q / d).mkdir(parents=True, exist_ok=True)
-        shutil.copy2("/usr/bin/qemu-system-x86_64", q / "bin")
-        ldd = _sh("ldd", "/usr/bin/qemu-system-x86_64").stdout.decode()
-        for lib in set(re.findall(r"(/\S+\.so[.\d]*)", ldd)):
-            shutil.copy2(os.path.realpath(lib), q / "lib" / os.path.basename(lib))
-        _sh("cp", "-rL", "/usr/share/qemu/.", str(q / "fw"))
-        _sh("cp", "-rL", "/usr/share/seabios/.", str(q / "fw"))
-        _sh("cp", "-rL", "/usr/lib/x86_64-linux-gnu/qemu/.", str(q / "mod"))
+    _qemu_share(share / "qemu")
     l2 = share / "l2"
     l2.mkdir(parents=True, exist_ok=True)
     for f in [L2_VMLINUZ, *L2_KOS.values()]:
@@ -102,6 +93,41 @@ def share_dir(bench: Bench) -> Path:
     os.replace(tmp, l2 / "vmlinuz")
     _l2_initrd(Path(bench.initrd), l2 / "initrd.img")
     return share
+
+
+def _qemu_share(q: Path) -> None:
+    """QEMU's binary, libraries, firmware and modules in @q, copied once.
+    On a fresh machine both pytest workers get here at the same moment,
+    and two `cp -r` into one new tree fail each other ("File exists":
+    CI's xfail of 2026-12-03, 0.17 s into a test's setup): the copy is
+    made under a lock, in a directory of its own, renamed into place."""
+    done = q / "fw/bios-256k.bin"
+    if done.exists():
+        return
+    q.parent.mkdir(parents=True, exist_ok=True)
+    with open(q.parent / "qemu.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if done.exists():
+            return
+        tmp = Path(tempfile.mkdtemp(prefix="qemu.", dir=q.parent))
+        try:
+            _copy_qemu(tmp)
+            shutil.rmtree(q, ignore_errors=True)    # a copy cut off before this lock
+            os.rename(tmp, q)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _copy_qemu(q: Path) -> None:
+    for d in ("bin", "lib", "fw", "mod"):
+        (q / d).mkdir(parents=True, exist_ok=True)
+    shutil.copy2("/usr/bin/qemu-system-x86_64", q / "bin")
+    ldd = _sh("ldd", "/usr/bin/qemu-system-x86_64").stdout.decode()
+    for lib in set(re.findall(r"(/\S+\.so[.\d]*)", ldd)):
+        shutil.copy2(os.path.realpath(lib), q / "lib" / os.path.basename(lib))
+    _sh("cp", "-rL", "/usr/share/qemu/.", str(q / "fw"))
+    _sh("cp", "-rL", "/usr/share/seabios/.", str(q / "fw"))
+    _sh("cp", "-rL", "/usr/lib/x86_64-linux-gnu/qemu/.", str(q / "mod"))
 
 
 def _l2_initrd(bench_initrd: Path, out: Path) -> None:
