@@ -87,6 +87,7 @@ struct gshadow {
 	struct sk_buff_head held;	/* hold queue; its own lock */
 	u32 hold_max;			/* queue bound, READ_ONCE/WRITE_ONCE */
 	enum gshadow_mode mode;		/* RTNL */
+	bool trace;			/* READ_ONCE/WRITE_ONCE: sysfs trace */
 	bool notify_pending;		/* RTNL: announce once the lower is up */
 	bool replaying;			/* RTNL: our own upper calls, not recorded */
 	netdev_features_t masked;	/* RTNL: offloads the lower lacks */
@@ -102,6 +103,29 @@ static inline void gshadow_inc(struct gshadow *gs, enum gshadow_stat s)
 {
 	atomic64_inc(&gs->stats[s]);
 }
+
+/*
+ * Trace mode (sysfs trace = 1): every call the shadow taps or intercepts
+ * is logged, to debug a driver it has never seen. Not rate-limited, so
+ * that a trace is complete: leave it off in production.
+ */
+#define gshadow_trace(gs, fmt, ...)					\
+	do {								\
+		struct gshadow *__gs = (gs);				\
+									\
+		if (READ_ONCE(__gs->trace))				\
+			netdev_info(__gs->upper, "trace: " fmt "\n",	\
+				    ##__VA_ARGS__);			\
+	} while (0)
+
+/* A call through the upper: counted (the passthrough tap), traced. */
+#define gshadow_tap(gs, stat, fmt, ...)					\
+	do {								\
+		struct gshadow *__gt = (gs);				\
+									\
+		gshadow_inc(__gt, stat);				\
+		gshadow_trace(__gt, fmt, ##__VA_ARGS__);		\
+	} while (0)
 
 /* core.c */
 bool gshadow_lower_ready(const struct net_device *lower);

@@ -7,6 +7,7 @@
  *   hold_qlen        the transmit hold queue bound (packets)
  *   mode             passthrough | interpose
  *   features_masked  the upper's offloads the lower lacks
+ *   trace            1: log every call tapped or intercepted (gshadow_trace)
  * Stores take RTNL with rtnl_trylock(): unregister removes these files
  * under RTNL, and waiting for it here could deadlock with that.
  */
@@ -160,6 +161,26 @@ static ssize_t features_masked_show(struct device *d,
 }
 static DEVICE_ATTR_RO(features_masked);
 
+static ssize_t trace_show(struct device *d, struct device_attribute *a,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_gs(d)->trace));
+}
+
+static ssize_t trace_store(struct device *d, struct device_attribute *a,
+			   const char *buf, size_t len)
+{
+	bool on;
+	int err;
+
+	err = kstrtobool(buf, &on);
+	if (err)
+		return err;
+	WRITE_ONCE(to_gs(d)->trace, on);
+	return len;
+}
+static DEVICE_ATTR_RW(trace);
+
 static struct attribute *gshadow_attrs[] = {
 	&dev_attr_lower.attr,
 	&dev_attr_standby.attr,
@@ -167,6 +188,7 @@ static struct attribute *gshadow_attrs[] = {
 	&dev_attr_hold_qlen.attr,
 	&dev_attr_mode.attr,
 	&dev_attr_features_masked.attr,
+	&dev_attr_trace.attr,
 	NULL,
 };
 

@@ -38,14 +38,15 @@ static netdev_tx_t gshadow_hold(struct gshadow *gs, struct sk_buff *skb)
 	qlen = skb_queue_len(&gs->held);
 	if (qlen >= READ_ONCE(gs->hold_max)) {
 		spin_unlock(&gs->held.lock);
-		gshadow_inc(gs, GSHADOW_TX_HOLD_DROPPED);
+		gshadow_tap(gs, GSHADOW_TX_HOLD_DROPPED,
+			    "xmit dropped: hold queue full (%u)", qlen);
 		dev_core_stats_tx_dropped_inc(gs->upper);
 		dev_kfree_skb_any(skb);
 		return NETDEV_TX_OK;
 	}
 	__skb_queue_tail(&gs->held, skb);
 	spin_unlock(&gs->held.lock);
-	gshadow_inc(gs, GSHADOW_TX_HELD);
+	gshadow_tap(gs, GSHADOW_TX_HELD, "xmit held (%u queued)", qlen + 1);
 	if (qlen + 1 > atomic64_read(&gs->stats[GSHADOW_TX_HOLD_PEAK]))
 		atomic64_set(&gs->stats[GSHADOW_TX_HOLD_PEAK], qlen + 1);
 	return NETDEV_TX_OK;
@@ -98,11 +99,14 @@ static netdev_tx_t gshadow_start_xmit(struct sk_buff *skb,
 void gshadow_flush(struct gshadow *gs, struct net_device *lower)
 {
 	struct sk_buff *skb;
+	u32 n = 0;
 
 	while ((skb = skb_dequeue(&gs->held))) {
 		gshadow_xmit_lower(gs->upper, lower, skb);
 		gshadow_inc(gs, GSHADOW_TX_HELD_SENT);
+		n++;
 	}
+	gshadow_trace(gs, "flush: %u held sent to %s", n, lower->name);
 }
 
 /*
@@ -138,7 +142,7 @@ static int gshadow_change_mtu(struct net_device *dev, int mtu)
 	struct net_device *lower[2];
 	int i, n, err;
 
-	gshadow_inc(gs, GSHADOW_CALL_MTU);
+	gshadow_tap(gs, GSHADOW_CALL_MTU, "ndo_change_mtu %d", mtu);
 	n = gshadow_lowers(gs, lower);
 	for (i = 0; i < n; i++) {
 		err = dev_set_mtu(lower[i], mtu);
@@ -163,7 +167,8 @@ static int gshadow_set_mac(struct net_device *dev, void *p)
 	struct sockaddr *sa = p;
 	int i, n, err;
 
-	gshadow_inc(gs, GSHADOW_CALL_MAC);
+	gshadow_tap(gs, GSHADOW_CALL_MAC, "ndo_set_mac_address %pM",
+		    sa->sa_data);
 	if (!is_valid_ether_addr(sa->sa_data))
 		return -EADDRNOTAVAIL;
 	n = gshadow_lowers(gs, lower);
@@ -193,7 +198,8 @@ static void gshadow_set_rx_mode(struct net_device *dev)
 {
 	struct gshadow *gs = netdev_priv(dev);
 
-	gshadow_inc(gs, GSHADOW_CALL_RX_MODE);
+	gshadow_tap(gs, GSHADOW_CALL_RX_MODE, "ndo_set_rx_mode uc %d mc %d",
+		    netdev_uc_count(dev), netdev_mc_count(dev));
 	rcu_read_lock();
 	gshadow_sync_addrs(rcu_dereference(gs->lower), dev);
 	gshadow_sync_addrs(rcu_dereference(gs->standby), dev);
@@ -207,7 +213,9 @@ static void gshadow_change_rx_flags(struct net_device *dev, int change)
 	struct net_device *lower[2];
 	int i, n;
 
-	gshadow_inc(gs, GSHADOW_CALL_RX_FLAGS);
+	gshadow_tap(gs, GSHADOW_CALL_RX_FLAGS,
+		    "ndo_change_rx_flags change 0x%x flags 0x%x", change,
+		    dev->flags);
 	n = gshadow_lowers(gs, lower);
 	for (i = 0; i < n; i++) {
 		if (change & IFF_PROMISC)
@@ -224,7 +232,8 @@ static int gshadow_vlan_add(struct net_device *dev, __be16 proto, u16 vid)
 	struct net_device *lower[2];
 	int i, n, err;
 
-	gshadow_inc(gs, GSHADOW_CALL_VLAN_ADD);
+	gshadow_tap(gs, GSHADOW_CALL_VLAN_ADD, "ndo_vlan_rx_add_vid %04x/%u",
+		    ntohs(proto), vid);
 	n = gshadow_lowers(gs, lower);
 	for (i = 0; i < n; i++) {
 		err = vlan_vid_add(lower[i], proto, vid);
@@ -244,7 +253,8 @@ static int gshadow_vlan_del(struct net_device *dev, __be16 proto, u16 vid)
 	struct net_device *lower[2];
 	int i, n;
 
-	gshadow_inc(gs, GSHADOW_CALL_VLAN_DEL);
+	gshadow_tap(gs, GSHADOW_CALL_VLAN_DEL, "ndo_vlan_rx_kill_vid %04x/%u",
+		    ntohs(proto), vid);
 	n = gshadow_lowers(gs, lower);
 	for (i = 0; i < n; i++)
 		vlan_vid_del(lower[i], proto, vid);
