@@ -16,11 +16,25 @@
  * MAC and carries nothing until it is ready; then it gets the MAC, which
  * is what moves the VM's frames to it at the host's switch (the host
  * gave the standby's path the frames meanwhile), and transmit follows.
+ *
+ * Quiesce: a lower that is about to go while its device is still there
+ * first gets no more transmit (it goes to the standby or the hold queue),
+ * then up to quiesce_ms to send what is already queued in its qdiscs and,
+ * for a driver with byte queue limits, on its ring: closing a device
+ * drops that backlog, and the peer would see the loss. The notice is the
+ * PCI bus's BUS_NOTIFY_UNBIND_DRIVER (sysfs unbind, or the guest's
+ * hot-plug driver removing the device the host asked for), which comes
+ * before the driver's remove: igbvf and e1000e mark themselves down first
+ * thing there and drop every transmit from then on, so NETDEV_GOING_DOWN
+ * is too late for them; it still serves a plain close (ip link set down).
  */
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/rtnetlink.h>
+#include <net/sch_generic.h>
 #include "gshadow.h"
 
 static char *mac;
@@ -41,6 +55,9 @@ MODULE_PARM_DESC(hold_qlen, "transmit hold queue bound in packets (sysfs hold_ql
 static uint log_records = 128;
 module_param(log_records, uint, 0444);
 MODULE_PARM_DESC(log_records, "replay log capacity in records (MTU, MAC, flags, addresses, VLANs)");
+static uint quiesce_ms = 500;
+module_param(quiesce_ms, uint, 0444);
+MODULE_PARM_DESC(quiesce_ms, "bound on draining a lower's transmit queues before it goes down, 0: no drain (sysfs quiesce_ms changes it later)");
 
 /* Every upper this module made; under RTNL. */
 static LIST_HEAD(gshadow_uppers);
@@ -211,6 +228,8 @@ static void gshadow_release(struct gshadow *gs, struct net_device *lower,
 		RCU_INIT_POINTER(gs->lower, NULL);
 		WRITE_ONCE(gs->primary_live, false);
 	}
+	if (gs->leaving == lower)
+		WRITE_ONCE(gs->leaving, NULL);
 	other = rtnl_dereference(standby ? gs->lower : gs->standby);
 	/* waits for every RCU reader: no transmit or receive uses it after */
 	netdev_rx_handler_unregister(lower);
@@ -231,6 +250,106 @@ static void gshadow_release(struct gshadow *gs, struct net_device *lower,
 		    !gone ? "" : other ? " (device gone)" :
 		    " (device gone): holding transmit");
 }
+
+/*
+ * Packets @lower's device still has to send: in its qdiscs, and whether
+ * its driver has bytes in flight on a ring (byte queue limits, where the
+ * driver keeps them).
+ */
+static unsigned int gshadow_backlog(struct net_device *lower, bool *inflight)
+{
+	struct Qdisc *q, *last = NULL;
+	unsigned int i, n = 0;
+
+	*inflight = false;
+	rcu_read_lock_bh();
+	for (i = 0; i < lower->real_num_tx_queues; i++) {
+		struct netdev_queue *txq = netdev_get_tx_queue(lower, i);
+
+		/* a root qdisc that is not mq serves every queue: count once */
+		q = rcu_dereference_bh(txq->qdisc);
+		if (q && q != last)
+			n += qdisc_qlen_sum(q);
+		last = q;
+#ifdef CONFIG_BQL
+		if (READ_ONCE(txq->dql.num_queued) !=
+		    READ_ONCE(txq->dql.num_completed))
+			*inflight = true;
+#endif
+	}
+	rcu_read_unlock_bh();
+	return n;
+}
+
+/*
+ * @lower goes down (NETDEV_GOING_DOWN, RTNL): move transmit off it, then
+ * let it send its backlog for up to quiesce_ms. The one wait under RTNL
+ * besides the lowers' own calls, bounded, and skipped for a device that
+ * is gone already or has no link (nothing would drain).
+ */
+static void gshadow_quiesce(struct gshadow *gs, struct net_device *lower)
+{
+	u32 ms = READ_ONCE(gs->quiesce_ms);
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	unsigned int first, left;
+	bool busy;
+
+	ASSERT_RTNL();
+	if (!ms || gs->leaving == lower || !netif_device_present(lower) ||
+	    !netif_carrier_ok(lower))
+		return;
+	WRITE_ONCE(gs->leaving, lower);
+	/* every transmit that picked @lower before has enqueued by now */
+	synchronize_net();
+	first = gshadow_backlog(lower, &busy);
+	left = first;
+	while ((left || busy) && time_before(jiffies, end)) {
+		usleep_range(500, 1000);
+		left = gshadow_backlog(lower, &busy);
+	}
+	gshadow_inc(gs, GSHADOW_QUIESCED);
+	atomic64_add(first - min(first, left), &gs->stats[GSHADOW_TX_DRAINED]);
+	gshadow_trace(gs, "quiesce %s: %u queued, %u left%s", lower->name,
+		      first, left, busy ? ", ring busy" : "");
+	if (left || busy) {
+		gshadow_inc(gs, GSHADOW_QUIESCE_TIMEOUTS);
+		netdev_warn(gs->upper, "%s still has %u queued after %u ms: its close drops them\n",
+			    lower->name, left, ms);
+	}
+}
+
+/* @lower is the netdev of bus device @dev (or of a virtio device on it). */
+static bool gshadow_on_device(struct net_device *lower, struct device *dev)
+{
+	struct device *p = lower->dev.parent;
+
+	return p == dev || (p && p->parent == dev);
+}
+
+/* A PCI driver is about to let go of its device: quiesce its lowers. */
+static int gshadow_bus_event(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	struct net_device *lower[2];
+	struct gshadow *gs;
+	int i, n;
+
+	if (action != BUS_NOTIFY_UNBIND_DRIVER)
+		return NOTIFY_DONE;
+	rtnl_lock();
+	list_for_each_entry(gs, &gshadow_uppers, node) {
+		n = gshadow_lowers(gs, lower);
+		for (i = 0; i < n; i++)
+			if (gshadow_on_device(lower[i], data))
+				gshadow_quiesce(gs, lower[i]);
+	}
+	rtnl_unlock();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block gshadow_bus_notifier = {
+	.notifier_call = gshadow_bus_event,
+};
 
 static void gshadow_try_adopt(struct gshadow *gs, bool standby)
 {
@@ -327,7 +446,14 @@ static int gshadow_netdev_event(struct notifier_block *nb,
 				gshadow_kick(gs);
 			}
 			break;
+		case NETDEV_GOING_DOWN:
+			if (ours)
+				gshadow_quiesce(gs, dev);
+			break;
 		case NETDEV_UP:
+			if (ours && gs->leaving == dev)
+				WRITE_ONCE(gs->leaving, NULL);
+			fallthrough;
 		case NETDEV_CHANGE:
 			if (ours && gshadow_lower_ready(dev))
 				gshadow_kick(gs);
@@ -386,6 +512,7 @@ static int gshadow_make_upper(void)
 	gs = netdev_priv(upper);
 	INIT_WORK(&gs->work, gshadow_work);
 	gs->hold_max = hold_qlen;
+	gs->quiesce_ms = quiesce_ms;
 	rtnl_lock();
 	err = gshadow_set_cands(&gs->cands, lower_pci ? lower_pci : "");
 	if (!err)
@@ -415,6 +542,11 @@ static int __init gshadow_init(void)
 	}
 	/* replays NETDEV_REGISTER for every netdev there already is */
 	err = register_netdevice_notifier(&gshadow_notifier);
+	if (!err) {
+		err = bus_register_notifier(&pci_bus_type, &gshadow_bus_notifier);
+		if (err)
+			unregister_netdevice_notifier(&gshadow_notifier);
+	}
 	if (err) {
 		struct gshadow *gs, *tmp;
 
@@ -433,6 +565,7 @@ static void __exit gshadow_exit(void)
 {
 	struct gshadow *gs, *tmp;
 
+	bus_unregister_notifier(&pci_bus_type, &gshadow_bus_notifier);
 	list_for_each_entry_safe(gs, tmp, &gshadow_uppers, node)
 		gshadow_destroy(gs);
 	unregister_netdevice_notifier(&gshadow_notifier);

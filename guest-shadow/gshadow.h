@@ -66,8 +66,34 @@ enum gshadow_stat {
 	GSHADOW_CALL_RX_FLAGS,
 	GSHADOW_CALL_VLAN_ADD,
 	GSHADOW_CALL_VLAN_DEL,
+	GSHADOW_CALL_RING,	/* ethtool -G through the upper */
+	GSHADOW_CALL_COALESCE,	/* ethtool -C */
+	GSHADOW_CALL_FEATURES,	/* ndo_set_features (ethtool -K) */
+	GSHADOW_KNOB_CLAMPED,	/* ring sizes a lower took only clamped */
+	GSHADOW_QUIESCED,	/* lowers drained before they went down */
+	GSHADOW_QUIESCE_TIMEOUTS, /* drains that ran out of quiesce_ms */
+	GSHADOW_TX_DRAINED,	/* packets sent from a lower's queues meanwhile */
 	GSHADOW_NR_STATS,
 };
+
+/*
+ * ethtool settings made through the upper (ethtool.c), one replay-log
+ * record each (record.c), written only once the user set them: a lower's
+ * defaults the user never touched stay its own.
+ */
+enum gshadow_knob {
+	GSHADOW_KNOB_RX_RING,
+	GSHADOW_KNOB_TX_RING,
+	GSHADOW_KNOB_RX_USECS,
+	GSHADOW_KNOB_TX_USECS,
+	GSHADOW_KNOB_RX_FRAMES,
+	GSHADOW_KNOB_TX_FRAMES,
+	GSHADOW_KNOB_RX_OFF,	/* GSHADOW_RX_FEATURES the user turned off */
+	GSHADOW_NR_KNOBS,
+};
+
+/* Receive offloads the upper forwards to its lowers (ethtool -K). */
+#define GSHADOW_RX_FEATURES	(NETIF_F_RXCSUM | NETIF_F_RXHASH)
 
 /* Bus devices named by the user, e.g. 0000:01:10.2; "" ends the list. */
 struct gshadow_cands {
@@ -82,6 +108,9 @@ struct gshadow {
 	netdevice_tracker standby_tracker;
 	bool primary_live;		/* RTNL writes, READ_ONCE in transmit */
 	bool primary_refused;		/* RTNL: its host refused the MAC */
+	/* a lower draining before it goes down: RTNL writes, READ_ONCE in transmit */
+	struct net_device *leaving;
+	u32 quiesce_ms;			/* drain bound, READ_ONCE/WRITE_ONCE */
 	struct list_head node;		/* in gshadow_uppers, under RTNL */
 	struct work_struct work;	/* adopt, flush, notify: takes RTNL */
 	struct sk_buff_head held;	/* hold queue; its own lock */
@@ -140,6 +169,9 @@ rx_handler_result_t gshadow_handle_frame(struct sk_buff **pskb);
 void gshadow_flush(struct gshadow *gs, struct net_device *lower);
 struct net_device *gshadow_pick(struct gshadow *gs, struct net_device *primary,
 				struct net_device *standby);
+int gshadow_lowers(struct gshadow *gs, struct net_device *out[2]);
+void gshadow_lower_rx_features(struct net_device *lower,
+			       netdev_features_t wanted);
 
 /* record.c: the interpose tap's log and its replay */
 int gshadow_log_init(struct gshadow *gs, u32 records);
@@ -149,6 +181,9 @@ void gshadow_record_mac(struct gshadow *gs, const u8 *mac);
 void gshadow_record_flags(struct gshadow *gs, u32 flags);
 void gshadow_record_vlan(struct gshadow *gs, __be16 proto, u16 vid, bool add);
 void gshadow_record_addrs(struct gshadow *gs);
+bool gshadow_recording(struct gshadow *gs);
+void gshadow_record_knob(struct gshadow *gs, enum gshadow_knob k, u64 v);
+bool gshadow_knob(struct gshadow *gs, enum gshadow_knob k, u64 *v);
 u32 gshadow_log_count(struct gshadow *gs);
 void gshadow_replay(struct gshadow *gs, struct net_device *lower, bool mac);
 int gshadow_replay_mac(struct gshadow *gs, struct net_device *lower);
@@ -156,6 +191,7 @@ void gshadow_unreplay(struct gshadow *gs, struct net_device *lower);
 
 /* ethtool.c, sysfs.c */
 extern const struct ethtool_ops gshadow_ethtool_ops;
+void gshadow_replay_knobs(struct gshadow *gs, struct net_device *lower);
 extern const struct attribute_group gshadow_attr_group;
 int gshadow_masked_names(netdev_features_t f, char *buf, size_t len);
 

@@ -4,12 +4,14 @@
  * kept in libcompsc's bounded replay log (last write per key wins, so it
  * never grows with uptime), and its replay into a new lower.
  *
- * Keys: three single settings, and three sets whose members are keyed
- * set | n (compsc_replay_set_put()).
+ * Keys: three single settings, one per ethtool knob (GSHADOW_KEY_KNOB + k,
+ * enum gshadow_knob), and three sets whose members are keyed set | n
+ * (compsc_replay_set_put()).
  *
  * Replay order is fixed by kind, not by log order: the MTU first (a lower
  * refuses frames before it takes a larger one), then the MAC, the receive
- * flags and the VLAN filters, and last the address lists, which the
+ * flags, the VLAN filters and the ethtool knobs (ethtool.c), and last the
+ * address lists, which the
  * kernel's sync of the upper's own lists applies (dev_uc/mc_sync_multiple:
  * their bookkeeping is what keeps later deletions right, so replaying them
  * from the log beside it would leak entries in the lower).
@@ -24,6 +26,7 @@
 #define GSHADOW_KEY_MTU		0x1u
 #define GSHADOW_KEY_MAC		0x2u
 #define GSHADOW_KEY_FLAGS	0x3u
+#define GSHADOW_KEY_KNOB	0x100u
 #define GSHADOW_SET_UC		0x10000u
 #define GSHADOW_SET_MC		0x20000u
 #define GSHADOW_SET_VLAN	0x30000u
@@ -60,7 +63,7 @@ void gshadow_log_free(struct gshadow *gs)
 	gs->log_mem = NULL;
 }
 
-static bool gshadow_recording(struct gshadow *gs)
+bool gshadow_recording(struct gshadow *gs)
 {
 	return READ_ONCE(gs->mode) == GSHADOW_INTERPOSE;
 }
@@ -101,6 +104,13 @@ void gshadow_record_flags(struct gshadow *gs, u32 flags)
 	__le32 v = cpu_to_le32(flags & (IFF_PROMISC | IFF_ALLMULTI));
 
 	gshadow_put(gs, GSHADOW_KEY_FLAGS, &v, sizeof(v));
+}
+
+void gshadow_record_knob(struct gshadow *gs, enum gshadow_knob k, u64 v)
+{
+	__le64 le = cpu_to_le64(v);
+
+	gshadow_put(gs, GSHADOW_KEY_KNOB + k, &le, sizeof(le));
 }
 
 void gshadow_record_vlan(struct gshadow *gs, __be16 proto, u16 vid, bool add)
@@ -176,6 +186,17 @@ static bool gshadow_get(struct gshadow *gs, u32 key, void *out, u32 len)
 		memcpy(out, r->data, len);
 	spin_unlock_bh(&gs->log_lock);
 	return found;
+}
+
+/* The recorded value of knob @k; false when the user never set it. */
+bool gshadow_knob(struct gshadow *gs, enum gshadow_knob k, u64 *v)
+{
+	__le64 le;
+
+	if (!gshadow_get(gs, GSHADOW_KEY_KNOB + k, &le, sizeof(le)))
+		return false;
+	*v = le64_to_cpu(le);
+	return true;
 }
 
 /* The VLAN filters in the log, copied out (kfree() it); *n gets the count. */
@@ -296,6 +317,7 @@ void gshadow_replay(struct gshadow *gs, struct net_device *lower, bool mac)
 		gshadow_replay_mac(gs, lower);
 	gshadow_replay_flags(gs, lower, 1);
 	gshadow_replay_vlans(gs, lower, true);
+	gshadow_replay_knobs(gs, lower);
 	gs->replaying = false;
 	gshadow_inc(gs, GSHADOW_REPLAYS);
 	netdev_info(gs->upper, "replayed %u recorded settings into %s\n",

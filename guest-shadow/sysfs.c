@@ -5,6 +5,7 @@
  *   standby          the standby lower netdev now, or "none"
  *   lower_pci        bus devices whose netdev is adopted besides a MAC match
  *   hold_qlen        the transmit hold queue bound (packets)
+ *   quiesce_ms       how long a lower going down may drain (0: no drain)
  *   mode             passthrough | interpose
  *   features_masked  the upper's offloads the lower lacks
  *   trace            1: log every call tapped or intercepted (gshadow_trace)
@@ -27,6 +28,8 @@ static const struct {
 	{ NETIF_F_TSO, "tso" },
 	{ NETIF_F_TSO6, "tso6" },
 	{ NETIF_F_TSO_ECN, "tso-ecn" },
+	{ NETIF_F_RXCSUM, "rx-checksum" },
+	{ NETIF_F_RXHASH, "rx-hash" },
 };
 
 int gshadow_masked_names(netdev_features_t f, char *buf, size_t len)
@@ -106,8 +109,9 @@ static ssize_t hold_qlen_show(struct device *d, struct device_attribute *a,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(to_gs(d)->hold_max));
 }
 
-static ssize_t hold_qlen_store(struct device *d, struct device_attribute *a,
-			       const char *buf, size_t len)
+/* A u32 setting read locklessly where it is used (READ_ONCE). */
+static ssize_t gshadow_store_u32(const char *buf, size_t len, u32 max,
+				 u32 *dst)
 {
 	u32 v;
 	int err;
@@ -115,12 +119,32 @@ static ssize_t hold_qlen_store(struct device *d, struct device_attribute *a,
 	err = kstrtou32(buf, 0, &v);
 	if (err)
 		return err;
-	if (v > 65536)
+	if (v > max)
 		return -ERANGE;
-	WRITE_ONCE(to_gs(d)->hold_max, v);
+	WRITE_ONCE(*dst, v);
 	return len;
 }
+
+static ssize_t hold_qlen_store(struct device *d, struct device_attribute *a,
+			       const char *buf, size_t len)
+{
+	return gshadow_store_u32(buf, len, 65536, &to_gs(d)->hold_max);
+}
 static DEVICE_ATTR_RW(hold_qlen);
+
+static ssize_t quiesce_ms_show(struct device *d, struct device_attribute *a,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_gs(d)->quiesce_ms));
+}
+
+/* at most 10 s: the drain holds RTNL */
+static ssize_t quiesce_ms_store(struct device *d, struct device_attribute *a,
+				const char *buf, size_t len)
+{
+	return gshadow_store_u32(buf, len, 10000, &to_gs(d)->quiesce_ms);
+}
+static DEVICE_ATTR_RW(quiesce_ms);
 
 static const char * const gshadow_modes[] = {
 	[GSHADOW_PASSTHROUGH] = "passthrough",
@@ -186,6 +210,7 @@ static struct attribute *gshadow_attrs[] = {
 	&dev_attr_standby.attr,
 	&dev_attr_lower_pci.attr,
 	&dev_attr_hold_qlen.attr,
+	&dev_attr_quiesce_ms.attr,
 	&dev_attr_mode.attr,
 	&dev_attr_features_masked.attr,
 	&dev_attr_trace.attr,

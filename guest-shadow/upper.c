@@ -64,13 +64,19 @@ static void gshadow_xmit_lower(struct net_device *upper,
 		dev_core_stats_tx_dropped_inc(upper);
 }
 
+/* @lower can carry transmit: ready, and not draining before it goes down. */
+static bool gshadow_usable(struct gshadow *gs, struct net_device *lower)
+{
+	return gshadow_lower_ready(lower) && lower != READ_ONCE(gs->leaving);
+}
+
 /* The lower transmit uses: the primary once live, else a usable standby. */
 struct net_device *gshadow_pick(struct gshadow *gs, struct net_device *primary,
 				struct net_device *standby)
 {
-	if (READ_ONCE(gs->primary_live) && gshadow_lower_ready(primary))
+	if (READ_ONCE(gs->primary_live) && gshadow_usable(gs, primary))
 		return primary;
-	return gshadow_lower_ready(standby) ? standby : NULL;
+	return gshadow_usable(gs, standby) ? standby : NULL;
 }
 
 static netdev_tx_t gshadow_start_xmit(struct sk_buff *skb,
@@ -113,7 +119,7 @@ void gshadow_flush(struct gshadow *gs, struct net_device *lower)
  * The lowers a configuration call goes to (RTNL): the primary first, then
  * the standby; returns how many there are.
  */
-static int gshadow_lowers(struct gshadow *gs, struct net_device *out[2])
+int gshadow_lowers(struct gshadow *gs, struct net_device *out[2])
 {
 	int n = 0;
 
@@ -262,18 +268,70 @@ static int gshadow_vlan_del(struct net_device *dev, __be16 proto, u16 vid)
 	return 0;
 }
 
+/* Turn @lower's receive offloads on or off as @wanted says, where it can. */
+void gshadow_lower_rx_features(struct net_device *lower,
+			       netdev_features_t wanted)
+{
+	netdev_features_t bits = GSHADOW_RX_FEATURES & lower->hw_features;
+	netdev_features_t want = (lower->wanted_features & ~bits) |
+				 (wanted & bits);
+
+	if (want == lower->wanted_features)
+		return;
+	lower->wanted_features = want;
+	netdev_update_features(lower);
+}
+
+/*
+ * Transmit offloads act in the upper alone (the stack hands it only what
+ * it offers); receive offloads are the lowers' to do, so they follow the
+ * upper's wanted set (gshadow_fix_features() records it).
+ */
+static int gshadow_set_features(struct net_device *dev,
+				netdev_features_t features)
+{
+	struct gshadow *gs = netdev_priv(dev);
+	struct net_device *lower[2];
+	int i, n;
+
+	gshadow_tap(gs, GSHADOW_CALL_FEATURES,
+		    "ndo_set_features %pNF wanted %pNF", &features,
+		    &dev->wanted_features);
+	n = gshadow_lowers(gs, lower);
+	for (i = 0; i < n; i++)
+		gshadow_lower_rx_features(lower[i], dev->wanted_features);
+	return 0;
+}
+
+/*
+ * The receive offloads the user turned off, once there are any: until
+ * then each lower keeps its own defaults. Here, not in set_features: a
+ * change to an offload the lower lacks changes the upper's features not.
+ */
+static void gshadow_record_rx_off(struct gshadow *gs)
+{
+	u64 off = GSHADOW_RX_FEATURES & ~gs->upper->wanted_features, old;
+
+	if (off || gshadow_knob(gs, GSHADOW_KNOB_RX_OFF, &old))
+		gshadow_record_knob(gs, GSHADOW_KNOB_RX_OFF, off);
+}
+
 static netdev_features_t gshadow_fix_features(struct net_device *dev,
 					      netdev_features_t features)
 {
 	struct gshadow *gs = netdev_priv(dev);
 	struct net_device *lower = rtnl_dereference(gs->lower);
 
+	gshadow_record_rx_off(gs);
 	/* the primary's, or the standby's while it alone carries traffic */
 	if (!lower)
 		lower = rtnl_dereference(gs->standby);
 	if (lower) {
-		gs->masked = dev->wanted_features & GSHADOW_OFFLOADS &
-			     ~lower->features;
+		/* a receive offload the user turned off in it is not lacking */
+		gs->masked = dev->wanted_features &
+			     ((GSHADOW_OFFLOADS & ~lower->features) |
+			      (GSHADOW_RX_FEATURES & ~lower->features &
+			       ~lower->hw_features));
 		features &= ~gs->masked;
 	}
 	return features;
@@ -291,6 +349,7 @@ const struct net_device_ops gshadow_netdev_ops = {
 	.ndo_vlan_rx_add_vid	= gshadow_vlan_add,
 	.ndo_vlan_rx_kill_vid	= gshadow_vlan_del,
 	.ndo_fix_features	= gshadow_fix_features,
+	.ndo_set_features	= gshadow_set_features,
 	.ndo_validate_addr	= eth_validate_addr,
 };
 
@@ -333,7 +392,8 @@ struct net_device *gshadow_create(const char *name, const u8 *mac,
 	/* the hold queue is the qdisc while no lower exists; the lower has its own */
 	dev->priv_flags |= IFF_UNICAST_FLT | IFF_NO_QUEUE | IFF_LIVE_ADDR_CHANGE;
 	dev->lltx = true;
-	dev->hw_features = GSHADOW_OFFLOADS | GSHADOW_VLAN_FEATURES;
+	dev->hw_features = GSHADOW_OFFLOADS | GSHADOW_VLAN_FEATURES |
+			   GSHADOW_RX_FEATURES;
 	dev->features = dev->hw_features;
 	dev->vlan_features = GSHADOW_OFFLOADS;
 	dev->min_mtu = ETH_MIN_MTU;

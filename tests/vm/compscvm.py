@@ -798,6 +798,9 @@ class VM:
             "-device", "pcie-root-port,id=rp1,slot=1,chassis=1",
             "-netdev", netdev, "-device", "igb,bus=rp1,netdev=n0,id=pf0",
             "-device", "virtio-serial-pci,id=vser0",
+            # empty, for a NIC hot-plugged later (test_shadow_e1000e.py);
+            # after the others, so the guest numbers the PF's bus 1 as ever
+            "-device", "pcie-root-port,id=rp2,slot=2,chassis=2",
             "-chardev", f"socket,id=ctl,path={self.ctl_path},server=off",
             "-device", "virtserialport,bus=vser0.0,chardev=ctl,name=compsc.ctl",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",

@@ -12,7 +12,7 @@
 #   DPDK_APPS  (environment) DPDK programs to carry, e.g. dpdk-testpmd once
 #              `make dpdk` built it; installed in /usr/bin
 #
-# Contents: busybox-static, iproute2's ip, ethtool, iperf3, lspci, the compsc
+# Contents: busybox-static, iproute2's ip and tc, ethtool, iperf3, lspci, the compsc
 # CLI (with their shared libraries, found by ldd), the stock modules the bench
 # needs and everything they depend on (uncompressed, with a fresh
 # modules.dep), tests/vm/guest/*.
@@ -29,10 +29,13 @@ MODULES="igb igbvf 8021q veth bridge libcrc32c crc32c_generic"
 # vfio-pci: DPDK drives a VF through it, over our no-IOMMU vfio.ko, which
 # the guest loads first from /lib/compsc/kmod/vfio-noiommu/. Only where
 # the kernel has it: the one-VM debug kernel has no VFIO (and no DPDK).
-OPTIONAL_MODULES="vfio-pci"
+# sch_tbf: that rate limit; e1000e: a lower of another NIC model
+# (test_shadow_e1000e.py). The debug kernel has neither: those tests skip.
+OPTIONAL_MODULES="vfio-pci sch_tbf e1000e"
 # Host programs to include (with their libraries).
 # lspci: what `compsc devices` is checked against (test_compsc_devices.py).
-PROGRAMS="/usr/sbin/ip /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint
+# tc: a rate-limited lower with a backlog (test_shadow_quiesce.py).
+PROGRAMS="/usr/sbin/ip /usr/sbin/tc /usr/sbin/ethtool /usr/bin/iperf3 /usr/bin/dash /usr/bin/mountpoint
 	  /usr/bin/lspci"
 
 STAGE=$(mktemp -d "${OUT}.stage.XXXXXX")

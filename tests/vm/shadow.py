@@ -13,7 +13,8 @@ import re
 import time
 from typing import Optional
 
-from compscvm import BenchError, VM, VF, Bench, vf_ip, vf_mac
+from compscpf import vlan_arp
+from compscvm import BenchError, VM, VF, Bench, Peer, vf_ip, vf_mac
 
 UPPER = "gsh0"
 SYSFS = f"/sys/class/net/{UPPER}/gshadow"
@@ -101,3 +102,59 @@ def unload(vm: VM, vfs: list[VF]) -> None:
         for vf in vfs:
             vm.run(f"ip link set {pf} vf {vf.index} mac {vf_mac(vf.index)} trust off",
                    check=False)
+
+
+VID = 100
+VLAN_ADDR = f"10.77.{VID}.10"
+GROUPS = [f"239.1.2.{n}" for n in range(1, 5)]
+MTU = 9000  # the 82576 VF takes up to 9216 (igbvf's max_mtu)
+
+
+def _jumbo_ok(peer) -> bool:
+    r = peer.run(["ping", "-n", "-c", "3", "-i", "0.2", "-s", str(MTU - 28), "-M", "do",
+                  "-w", "20", vf_ip(0)], timeout=30, check=False)
+    return Peer._parse_ping(r.out, 0.2).received == 3
+
+
+def _groups_answering(peer) -> int:
+    n = 0
+    for g in GROUPS:
+        r = peer.run(f"ping -n -c 2 -i 0.2 -w 10 -I {peer.bridge} {g}", check=False)
+        n += "bytes from" in r.out
+    return n
+
+
+def configure(vm, peer) -> None:
+    """Everything goes through the upper, the way an application sets it."""
+    for dev in (*peer._taps, peer.bridge):
+        peer.run(["ip", "link", "set", "dev", dev, "mtu", str(MTU)])
+    vm.run("modprobe 8021q && sysctl -qw net.ipv4.icmp_echo_ignore_broadcasts=0")
+    vm.run(f"ip link set {UPPER} mtu {MTU} && "
+           f"ip link add link {UPPER} name {UPPER}.{VID} type vlan id {VID} && "
+           f"ip addr add {VLAN_ADDR}/24 dev {UPPER}.{VID} && ip link set {UPPER}.{VID} up")
+    for g in GROUPS:
+        vm.run(f"ip addr add {g}/32 dev {UPPER} autojoin")
+
+
+def unconfigure(vm, peer) -> None:
+    """What configure() changed outside the upper, back as it was."""
+    vm.run("sysctl -qw net.ipv4.icmp_echo_ignore_broadcasts=1", check=False)
+    for dev in (*peer._taps, peer.bridge):
+        peer.run(["ip", "link", "set", "dev", dev, "mtu", "1500"], check=False)
+
+
+def check_config(vm, peer, where: str) -> str:
+    """Peer traffic proves each setting on the lower now; returns the
+    offloads the upper masked for it (checked against the lower's own)."""
+    lower = vm.run(f"cat {SYSFS}/lower").out.strip()
+    masked = vm.run(f"cat {SYSFS}/features_masked").out.strip()
+    if "tso-ecn" in masked:
+        assert "tx-tcp-ecn-segmentation: off" in vm.run(f"ethtool -k {lower}").out
+        assert "tx-tcp-ecn-segmentation: off" in vm.run(f"ethtool -k {UPPER}").out
+    assert vm.run(f"cat /sys/class/net/{lower}/mtu").out.strip() == str(MTU), where
+    assert f" {vf_ip(0)}/24" in vm.run(f"ip -4 -br addr show dev {UPPER}").out, where
+    assert peer.ping(vf_ip(0), count=3).received == 3, f"unicast ping {where}"
+    assert _jumbo_ok(peer), f"MTU {MTU} jumbo ping {where}"
+    assert vlan_arp(peer, VID, VLAN_ADDR) == 3, f"VLAN {VID} {where}"
+    assert _groups_answering(peer) == len(GROUPS), f"multicast groups {where}"
+    return masked

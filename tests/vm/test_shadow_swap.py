@@ -3,59 +3,10 @@
 import threading
 import time
 
-from compscpf import vlan_arp
-from compscvm import Peer, paced, vf_ip
+from compscvm import paced, vf_ip
 import shadow
-from shadow import UPPER
 
-VID = 100
-VLAN_ADDR = f"10.77.{VID}.10"
-GROUPS = [f"239.1.2.{n}" for n in range(1, 5)]
-MTU = 9000  # the 82576 VF takes up to 9216 (igbvf's max_mtu)
 HOLD = 2.0  # seconds with no lower at all
-
-
-def _jumbo_ok(peer) -> bool:
-    r = peer.run(["ping", "-n", "-c", "3", "-i", "0.2", "-s", str(MTU - 28), "-M", "do",
-                  "-w", "20", vf_ip(0)], timeout=30, check=False)
-    return Peer._parse_ping(r.out, 0.2).received == 3
-
-
-def _groups_answering(peer) -> int:
-    n = 0
-    for g in GROUPS:
-        r = peer.run(f"ping -n -c 2 -i 0.2 -w 10 -I {peer.bridge} {g}", check=False)
-        n += "bytes from" in r.out
-    return n
-
-
-def _configure(vm, peer) -> None:
-    """Everything goes through the upper, the way an application sets it."""
-    for dev in (peer._taps[0], peer.bridge):
-        peer.run(["ip", "link", "set", "dev", dev, "mtu", str(MTU)])
-    vm.run("modprobe 8021q && sysctl -qw net.ipv4.icmp_echo_ignore_broadcasts=0")
-    vm.run(f"ip link set {UPPER} mtu {MTU} && "
-           f"ip link add link {UPPER} name {UPPER}.{VID} type vlan id {VID} && "
-           f"ip addr add {VLAN_ADDR}/24 dev {UPPER}.{VID} && ip link set {UPPER}.{VID} up")
-    for g in GROUPS:
-        vm.run(f"ip addr add {g}/32 dev {UPPER} autojoin")
-
-
-def _check_config(vm, peer, where: str) -> str:
-    """Peer traffic proves each setting on the lower now; returns the
-    offloads the upper masked for it (checked against the lower's own)."""
-    lower = vm.run(f"cat {shadow.SYSFS}/lower").out.strip()
-    masked = vm.run(f"cat {shadow.SYSFS}/features_masked").out.strip()
-    if "tso-ecn" in masked:
-        assert "tx-tcp-ecn-segmentation: off" in vm.run(f"ethtool -k {lower}").out
-        assert "tx-tcp-ecn-segmentation: off" in vm.run(f"ethtool -k {UPPER}").out
-    assert vm.run(f"cat /sys/class/net/{lower}/mtu").out.strip() == str(MTU), where
-    assert f" {vf_ip(0)}/24" in vm.run(f"ip -4 -br addr show dev {UPPER}").out, where
-    assert peer.ping(vf_ip(0), count=3).received == 3, f"unicast ping {where}"
-    assert _jumbo_ok(peer), f"MTU {MTU} jumbo ping {where}"
-    assert vlan_arp(peer, VID, VLAN_ADDR) == 3, f"VLAN {VID} {where}"
-    assert _groups_answering(peer) == len(GROUPS), f"multicast groups {where}"
-    return masked
 
 
 def _swap(vm, peer, old, new, measure, label) -> None:
@@ -85,8 +36,8 @@ def _swap(vm, peer, old, new, measure, label) -> None:
 def test_shadow_swap(vm, vfs, peer, measure):
     shadow.load(vm, vfs)
     try:
-        _configure(vm, peer)
-        masked = [_check_config(vm, peer, "on VF 0 before any swap")]
+        shadow.configure(vm, peer)
+        masked = [shadow.check_config(vm, peer, "on VF 0 before any swap")]
         srv = vm.start(f"iperf3 -s -1 -B {vf_ip(0)}", timeout=300)
         time.sleep(1)
         out = {}
@@ -105,12 +56,12 @@ def test_shadow_swap(vm, vfs, peer, measure):
             _swap(vm, peer, vfs[0], vfs[1], measure, "VF0 -> VF1")
             t2 = time.time()
             assert shadow.lower_bdf(vm) == vfs[1].bdf
-            masked.append(_check_config(vm, peer, "on VF 1"))
+            masked.append(shadow.check_config(vm, peer, "on VF 1"))
             t3 = time.time()
             _swap(vm, peer, vfs[1], vfs[0], measure, "VF1 -> VF0")
             t4 = time.time()
             assert shadow.lower_bdf(vm) == vfs[0].bdf
-            masked.append(_check_config(vm, peer, "on VF 0 again"))
+            masked.append(shadow.check_config(vm, peer, "on VF 0 again"))
             t.join(120)
         srv.wait(check=False)
         assert "error" not in out, f"TCP stream failed: {out.get('error')}"
@@ -127,7 +78,5 @@ def test_shadow_swap(vm, vfs, peer, measure):
         assert masked == [masked[0]] * 3, masked
     finally:
         shadow.unload(vm, vfs)
-        vm.run("sysctl -qw net.ipv4.icmp_echo_ignore_broadcasts=1", check=False)
-        for dev in (peer._taps[0], peer.bridge):
-            peer.run(["ip", "link", "set", "dev", dev, "mtu", "1500"], check=False)
+        shadow.unconfigure(vm, peer)
         vm.restore_stock(2)
