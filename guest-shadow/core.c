@@ -282,10 +282,11 @@ static unsigned int gshadow_backlog(struct net_device *lower, bool *inflight)
 }
 
 /*
- * @lower goes down (NETDEV_GOING_DOWN, RTNL): move transmit off it, then
- * let it send its backlog for up to quiesce_ms. The one wait under RTNL
- * besides the lowers' own calls, bounded, and skipped for a device that
- * is gone already or has no link (nothing would drain).
+ * @lower is about to go (its PCI driver unbinding, or NETDEV_GOING_DOWN;
+ * RTNL): move transmit off it, then let it send its backlog for up to
+ * quiesce_ms. The one wait under RTNL besides the lowers' own calls,
+ * bounded, and skipped for a device that is gone already or has no link
+ * (nothing would drain), or that is draining already.
  */
 static void gshadow_quiesce(struct gshadow *gs, struct net_device *lower)
 {
