@@ -19,6 +19,7 @@ import sys
 
 ETH_P_ALL = 0x0003
 ETH_P_IP = 0x0800
+SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)  # Linux; Python 3.11 lacks the name
 
 
 def seq_of(frame: bytes, port: int):
@@ -49,7 +50,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, report)
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     # past rmem_max (root): the held packets reach the wire in one burst
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUFFORCE, 8 << 20)
+    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 8 << 20)
     s.bind((iface, 0))
     print("ready", flush=True)
     while True:
