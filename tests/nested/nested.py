@@ -281,6 +281,8 @@ class L1(VM):
     # The L1 keeps QEMU's default CPU, as before the one-VM bench asked
     # for SSE4.2 (DPDK there); the nested runs were measured with it.
     CPU = None
+    # nor does it get the one-VM bench's spare root port: L1 plugs nothing
+    SPARE_PORT = False
 
     def qemu_argv(self, *a, **kw):
         argv = super().qemu_argv(*a, **kw)

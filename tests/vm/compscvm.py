@@ -783,6 +783,8 @@ class VM:
     # an image built with BENCH_DPDK=no (the debug kernel's) keeps QEMU's
     # default. A subclass may set None: always QEMU's default.
     CPU: Optional[str] = "qemu64,+ssse3,+sse4.1,+sse4.2,+popcnt"
+    # A free PCIe root port (rp2) for hot-plugging a second NIC model.
+    SPARE_PORT = True
 
     def qemu_argv(self, mem: int, smp: int, append: str, initrd: Path,
                   tap: Optional[str], interactive: bool) -> list[str]:
@@ -798,13 +800,14 @@ class VM:
             "-device", "pcie-root-port,id=rp1,slot=1,chassis=1",
             "-netdev", netdev, "-device", "igb,bus=rp1,netdev=n0,id=pf0",
             "-device", "virtio-serial-pci,id=vser0",
-            # empty, for a NIC hot-plugged later (test_shadow_e1000e.py);
-            # after the others, so the guest numbers the PF's bus 1 as ever
-            "-device", "pcie-root-port,id=rp2,slot=2,chassis=2",
             "-chardev", f"socket,id=ctl,path={self.ctl_path},server=off",
             "-device", "virtserialport,bus=vser0.0,chardev=ctl,name=compsc.ctl",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
         ]
+        if self.SPARE_PORT:
+            # empty, for a NIC hot-plugged later (test_shadow_e1000e.py);
+            # after the others, so the guest numbers the PF's bus 1 as ever
+            argv += ["-device", "pcie-root-port,id=rp2,slot=2,chassis=2"]
         if self.CPU and self.bench.dpdk:
             argv += ["-cpu", self.CPU]
         if interactive:
