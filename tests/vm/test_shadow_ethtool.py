@@ -78,7 +78,8 @@ def test_shadow_ethtool(vm, vfs, peer):
         assert _rx_csum(vm, _lower(vm)) == "on"
         vm.run(f"echo 1 > {shadow.SYSFS}/trace && ethtool -G {UPPER} rx {RX_RING * 2} && "
                f"echo 0 > {shadow.SYSFS}/trace")
-        assert f"set_ringparam rx {RX_RING * 2} tx {TX_RING}" in vm.run("dmesg | grep 'trace: set_ringparam'").out
+        traced = vm.run("dmesg | grep 'trace: set_ringparam'").out
+        assert f"set_ringparam rx {RX_RING * 2} tx {TX_RING}" in traced
         assert _rings(vm, _lower(vm))[0] == RX_RING * 2
     finally:
         shadow.unload(vm, vfs)
