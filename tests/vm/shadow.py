@@ -45,6 +45,22 @@ def load(vm: VM, vfs: list[VF], hold_qlen: Optional[int] = None) -> None:
            f"ip addr add {vf_ip(0)}/24 dev {UPPER} && ip link set {UPPER} up")
 
 
+def lower(vm: VM) -> str:
+    """The upper's lower netdev now, or "none"."""
+    return vm.run(f"cat {SYSFS}/lower").out.strip()
+
+
+def rings(vm: VM, dev: str) -> tuple:
+    """(rx, tx) ring sizes @dev's driver reports now (ethtool -g)."""
+    cur = vm.run(f"ethtool -g {dev}").out.split("Current hardware settings:")[1]
+    return tuple(int(re.search(rf"^{q}:\s+(\d+)", cur, re.M).group(1)) for q in ("RX", "TX"))
+
+
+def rx_usecs(vm: VM, dev: str) -> int:
+    """@dev's receive interrupt coalescing in microseconds (ethtool -c)."""
+    return int(re.search(r"^rx-usecs:\s+(\d+)", vm.run(f"ethtool -c {dev}").out, re.M).group(1))
+
+
 def lower_bdf(vm: VM) -> str:
     """Bus device of the upper's lower now, or "" when it has none."""
     r = vm.run(f"l=$(cat {SYSFS}/lower); [ \"$l\" = none ] || "
@@ -146,12 +162,12 @@ def unconfigure(vm, peer) -> None:
 def check_config(vm, peer, where: str) -> str:
     """Peer traffic proves each setting on the lower now; returns the
     offloads the upper masked for it (checked against the lower's own)."""
-    lower = vm.run(f"cat {SYSFS}/lower").out.strip()
+    dev = lower(vm)
     masked = vm.run(f"cat {SYSFS}/features_masked").out.strip()
     if "tso-ecn" in masked:
-        assert "tx-tcp-ecn-segmentation: off" in vm.run(f"ethtool -k {lower}").out
+        assert "tx-tcp-ecn-segmentation: off" in vm.run(f"ethtool -k {dev}").out
         assert "tx-tcp-ecn-segmentation: off" in vm.run(f"ethtool -k {UPPER}").out
-    assert vm.run(f"cat /sys/class/net/{lower}/mtu").out.strip() == str(MTU), where
+    assert vm.run(f"cat /sys/class/net/{dev}/mtu").out.strip() == str(MTU), where
     assert f" {vf_ip(0)}/24" in vm.run(f"ip -4 -br addr show dev {UPPER}").out, where
     assert peer.ping(vf_ip(0), count=3).received == 3, f"unicast ping {where}"
     assert _jumbo_ok(peer), f"MTU {MTU} jumbo ping {where}"

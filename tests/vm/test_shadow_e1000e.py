@@ -7,7 +7,6 @@ multicast groups, the ring sizes and the coalescing carry over to it
 it lacks are masked. Then it is hot-unplugged (the guest's pciehp lets go
 of it, quiescing it first) and the VF comes back, same checks."""
 
-import re
 import time
 
 import pytest
@@ -20,15 +19,10 @@ BUS = "0000:02:00.0"  # the e1000e on the spare root port rp2 (compscvm.py)
 RX_RING, USECS = 512, 100
 
 
-def _knobs(vm, dev: str) -> tuple:
-    rings = vm.run(f"ethtool -g {dev}").out.split("Current hardware settings:")[1]
-    rx = int(re.search(r"^RX:\s+(\d+)", rings, re.M).group(1))
-    usecs = int(re.search(r"^rx-usecs:\s+(\d+)", vm.run(f"ethtool -c {dev}").out, re.M).group(1))
-    return rx, usecs
-
-
 def _lower_knobs(vm) -> tuple:
-    return _knobs(vm, vm.run(f"cat {shadow.SYSFS}/lower").out.strip())
+    """The lower's rx ring size and rx-usecs, from its own driver."""
+    dev = shadow.lower(vm)
+    return shadow.rings(vm, dev)[0], shadow.rx_usecs(vm, dev)
 
 
 def _qdev_ids(devices: list) -> set:
@@ -72,8 +66,7 @@ def test_shadow_e1000e(vm, vfs, peer, measure):
         measure("device_add e1000e to usable lower", took, "s")
         masked = shadow.check_config(vm, peer, "on the e1000e")
         assert _lower_knobs(vm) == (RX_RING, USECS)
-        lower = vm.run(f"cat {shadow.SYSFS}/lower").out.strip()
-        assert "e1000e" in vm.run(f"ethtool -i {lower}").out
+        assert "e1000e" in vm.run(f"ethtool -i {shadow.lower(vm)}").out
         # what the upper masks is what this driver lacks, said in the log
         for name in masked.split():
             if name != "none":

@@ -55,7 +55,7 @@ def test_shadow_hold_bound(vm, vfs, peer):
         time.sleep(0.5)
         assert peer.ping(vf_ip(0), count=3).received == 3
         # unloading lets go of a lower that stays: a plain igbvf netdev again
-        lower = vm.run(f"cat {shadow.SYSFS}/lower").out.strip()
+        lower = shadow.lower(vm)
         vm.run("rmmod gshadow")
         assert "master" not in vm.run(f"ip -o link show dev {lower}").out
         last = vm.run("dmesg | grep 'gsh0: released' | tail -1").out

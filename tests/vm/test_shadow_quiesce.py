@@ -40,7 +40,7 @@ def _unplug_queued(vm, peer, old, new, quiesce_ms: int, measure, label: str) -> 
     """Queue the stream behind @old, unplug @old with a backlog, plug @new;
     returns what was sent, what the wire saw and the shadow's counters."""
     vm.run(f"echo {quiesce_ms} > {shadow.SYSFS}/quiesce_ms")
-    dev = vm.run(f"cat {shadow.SYSFS}/lower").out.strip()
+    dev = shadow.lower(vm)
     vm.run(f"tc qdisc replace dev {dev} root tbf rate {RATE} burst 4kb limit 4000000")
     srv = peer.popen(["iperf3", "-s", "-1", "-B", PEER_ADDR])
     wire = _wire_count(peer)

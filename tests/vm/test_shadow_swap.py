@@ -17,7 +17,7 @@ def _swap(vm, peer, old, new, measure, label) -> None:
     # guest traffic while there is no lower: held, not failed
     ping = vm.start("ping -c 10 -i 0.1 -W 1 -w 10 10.77.0.1", timeout=30)
     time.sleep(HOLD)
-    assert vm.run(f"cat {shadow.SYSFS}/lower").out.strip() == "none", label
+    assert shadow.lower(vm) == "none", label
     shadow.plug(vm, new)
     took = shadow.wait_lower(vm, new.bdf, notified=before["peer_notify"] + 1)
     ping.wait(check=False)
