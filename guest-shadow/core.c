@@ -73,19 +73,28 @@ void gshadow_kick(struct gshadow *gs)
 	schedule_work(&gs->work);
 }
 
+/*
+ * The bus devices @dev sits on: its parent, and the one under that
+ * (virtio-net sits on a virtio device on a PCI function); NULL if none.
+ */
+static void gshadow_bus_devs(struct net_device *dev, struct device *out[2])
+{
+	out[0] = dev->dev.parent;
+	out[1] = out[0] ? out[0]->parent : NULL;
+}
+
 /* The bus device a netdev sits on matches one in @cands. */
 static bool gshadow_cand_named(const struct gshadow_cands *cands,
 			       struct net_device *dev)
 {
-	struct device *p = dev->dev.parent;
-	int i;
+	struct device *bus[2];
+	int i, j;
 
-	for (i = 0; i < GSHADOW_MAX_CANDS && cands->dev[i][0]; i++) {
-		/* virtio-net sits on a virtio device on a PCI function */
-		if (!strcmp(dev_name(p), cands->dev[i]) ||
-		    (p->parent && !strcmp(dev_name(p->parent), cands->dev[i])))
-			return true;
-	}
+	gshadow_bus_devs(dev, bus);
+	for (i = 0; i < GSHADOW_MAX_CANDS && cands->dev[i][0]; i++)
+		for (j = 0; j < 2; j++)
+			if (bus[j] && !strcmp(dev_name(bus[j]), cands->dev[i]))
+				return true;
 	return false;
 }
 
@@ -319,12 +328,13 @@ static void gshadow_quiesce(struct gshadow *gs, struct net_device *lower)
 	}
 }
 
-/* @lower is the netdev of bus device @dev (or of a virtio device on it). */
+/* @lower sits on bus device @dev (gshadow_bus_devs()). */
 static bool gshadow_on_device(struct net_device *lower, struct device *dev)
 {
-	struct device *p = lower->dev.parent;
+	struct device *bus[2];
 
-	return p == dev || (p && p->parent == dev);
+	gshadow_bus_devs(lower, bus);
+	return bus[0] == dev || bus[1] == dev;
 }
 
 /* A PCI driver is about to let go of its device: quiesce its lowers. */
