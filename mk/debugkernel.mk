@@ -1,4 +1,4 @@
-# The one-VM bench on a debug kernel (issue 16): KASAN, lockdep, atomic-
+# The one-VM bench on a debug kernel: KASAN, lockdep, atomic-
 # sleep checks, kmemleak, debugobjects, KFENCE (tests/vm/debugkernel.config).
 # Built once from the pinned linux-source and cached next to KCACHE like
 # the nested L2 kernel; our modules and patched drivers are built against
