@@ -11,8 +11,11 @@ CLI_SAMPLES := tests/tools/samples
 # `compsc devices` reads PCI config space with libpci (libpci-dev).
 CLI_LIBS   := -lpci
 
+# CPPFLAGS, CFLAGS and LDFLAGS are the packager's (debian/rules passes
+# dpkg-buildflags' hardening flags); empty in a plain build.
 $(BUILD)/compsc: $(CLI_SRC) $(CLI_HDRS) $(BUILD)/plain/libcompsc.a
-	$(CC) $(LIB_CFLAGS) $(CLI_SRC) $(BUILD)/plain/libcompsc.a $(CLI_LIBS) -o $@
+	$(CC) $(LIB_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(CLI_SRC) $(BUILD)/plain/libcompsc.a \
+		$(CLI_LIBS) $(LDFLAGS) -o $@
 $(BUILD)/san/compsc: $(CLI_SRC) $(CLI_HDRS) $(BUILD)/san/libcompsc.a
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) $(SAN_CFLAGS) $(CLI_SRC) $(BUILD)/san/libcompsc.a $(CLI_LIBS) -o $@

@@ -17,7 +17,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import pytest
+try:
+    import pytest
+except ImportError:
+    # compsc-bench (the compsc-tools package) uses the helpers here on a
+    # host without pytest; only the tests need the fixture below.
+    pytest = None
 
 from compscvm import VF, VM, Bench, BenchError, PingTrace, build_id
 
@@ -249,7 +254,6 @@ def blackout_window(res: dict) -> tuple[float, float]:
     return take_window(res["t_end"], blackout_s(res))
 
 
-@pytest.fixture
 def compsc_vfs(vm):
     """The session VM with the CompSC stack loaded (patched igb + igbvf +
     stand-in). Left loaded for the next CompSC test; `vfs` (stock) tests
@@ -259,6 +263,10 @@ def compsc_vfs(vm):
     for vf in vm.vfs:
         vm.wait_link(vf.ifname, 60)
     return vm.vfs
+
+
+if pytest is not None:
+    compsc_vfs = pytest.fixture(compsc_vfs)
 
 
 def wait_stats(vm: VM, vf: VF, pred, timeout: float = 10) -> dict:
