@@ -5,37 +5,24 @@
 #   make kmod-vfio     hypervisor-glue/vfio -> $(KMOD)/compsc_vfio/compsc_vfio.ko
 #   make kmod-vfio-core Debian's vfio.ko rebuilt with DMA logging reports
 #                      (hypervisor-glue/vfio-core) -> $(KMOD)/vfio-core/vfio.ko
-#   make nested-test   the pytest suite in tests/nested (needs root), but
-#                      for the tests marked slow
-#   make nested-slow-test  those (a guest-shadow standby)
+#   make nested-test   the pytest suite in tests/nested (needs root)
 #   make bench-e2e     downtime: CompSC vs virtio-net vs hot-unplug/replug
 #   make bench-shadow  downtime for an unmodified igbvf: guest-shadow vs plain
 #                      hot-unplug/replug vs net_failover, CompSC for reference
 #
-# In TEST_SUITES since the take moved to PRE_COPY (no retries left): 58-62
-# minutes one file after another in session 18 (one L1 per test file), 41
-# with two files at a time (NESTED_JOBS below), plus a one-time small L2
-# kernel build (~6 min, cached in ~/.cache/compsc). Older figures, from
-# when the suite took ~25 minutes: test_migrate_integrity with its default
-# 4 + 4 attempts took 145 s of that (make check-integrity runs 20 + 20).
-# Issue 16's fault files add about 6 minutes (one run of the 21 tests,
-# 23:51 on a shared host: test_migrate_broken_off 198 s,
-# test_migrate_busy_guest 176 s, L1 and L2 boots included). guest-shadow's
-# The guest-shadow tests (stock igbvf, hot-unplug/plug; a file, so an L1,
-# each since session 25) add about 10-25 minutes of worker time. In
-# session 25's fresh-clone run the 33 tests took about 55 minutes with two
-# workers, so 14 of them are marked slow (NESTED_MARK below): make test
-# keeps the state carried, the refusals of bad input (corrupt stream,
-# hostile area, no DMA log, area rewritten, cut stream), the cancel of a
-# taken device, dead destinations, the integrity check, DPDK and
-# guest-shadow; make nested-slow-test runs the rest.
+# L1 runs under TCG (this machine's /dev/kvm runs no ordinary guest); the
+# L2s run on KVM inside L1 (kvm-amd over the SVM and nested paging that
+# TCG emulates), at L1's speed. NESTED_ACCEL=tcg runs them under TCG
+# inside TCG instead, about 26 times slower: a fallback, not the bench.
+NESTED_ACCEL ?= kvm
 
 VFIO_KO     := $(KMOD)/compsc_vfio/compsc_vfio.ko
 VFIO_CORE_KO := $(KMOD)/vfio-core/vfio.ko
 NESTED      := $(TOP)/tests/nested
 NESTED_ENV  := $(BENCH_ENV) COMPSC_VFIO_KO=$(VFIO_KO) \
 	       COMPSC_VFIO_CORE_KO=$(VFIO_CORE_KO) \
-	       COMPSC_KROOT=$(KROOT) PYTHONPATH=$(BENCH)
+	       COMPSC_KROOT=$(KROOT) PYTHONPATH=$(BENCH) \
+	       COMPSC_L2_ACCEL=$(NESTED_ACCEL)
 # L2 boots the small kernel with modules built for it (mk/l2kernel.mk).
 NESTED_ENV  += $(L2K_ENV)
 NESTED_TIMEOUT ?= 1500
@@ -48,15 +35,12 @@ NESTED_JOBS ?= 2
 NESTED_PY      := $(call py_with,xdist)
 NESTED_TIMEOUT_OPT := $(shell $(NESTED_PY) -c 'import pytest_timeout' 2>/dev/null && \
 		      echo --timeout=$(NESTED_TIMEOUT))
-# Tests marked slow (conftest.py) are left to `make nested-slow-test`: make
-# test must stay under an hour on 2 cores. NESTED_MARK= runs them all.
-NESTED_MARK ?= not slow
 NESTED_PYTEST  := $(NESTED_TIMEOUT_OPT) \
 		  $(if $(filter-out 0 1,$(NESTED_JOBS)),-n $(NESTED_JOBS) --dist loadfile)
 
 TEST_SUITES += nested-test
 
-.PHONY: kmod-vfio kmod-vfio-core nested-test nested-slow-test bench-e2e bench-shadow bench-dpdk-nested nested-dpdk-test
+.PHONY: kmod-vfio kmod-vfio-core nested-test bench-e2e bench-shadow bench-dpdk-nested nested-dpdk-test
 kmod-vfio: $(VFIO_KO)
 $(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
 	mkdir -p $(@D)
@@ -87,12 +71,7 @@ nested-test bench-e2e bench-shadow bench-dpdk-nested: l2-kmods
 check-integrity: l2-kmods $(VFIO_KO) $(VFIO_CORE_KO)
 nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(NESTED_PY) -m pytest -p no:cacheprovider -v -rs \
-		--durations=0 $(NESTED_PYTEST) $(if $(NESTED_MARK),-m '$(NESTED_MARK)') \
-		$(PYTEST_ARGS) .
-
-# the tests marked slow, the same way (test_shadow_standby.py: about 10 min)
-nested-slow-test:
-	$(MAKE) --no-print-directory nested-test NESTED_MARK=slow
+		--durations=0 $(NESTED_PYTEST) $(PYTEST_ARGS) .
 
 # All three modes; BENCH_E2E_MODES="virtio unplug" runs only those (debugging).
 # Results: $(BUILD)/bench-e2e/<time>/report.json and gaps.png (matplotlib).

@@ -16,7 +16,9 @@ and, for `make bench-dpdk-nested` (issue 15), DPDK's testpmd in the L2:
 Downtime = the longest gap between ping replies at the peer (outside L1)
 around a migration, the median of REPS migrations back and forth per mode
 (unplug: one). QEMU's own "downtime" figure is printed next to it.
-Everything runs under TCG inside TCG: compare within one run only.
+L1 runs under TCG; its L2s on KVM inside it (or TCG inside TCG with
+NESTED_ACCEL=tcg): the report and the plot say which. Compare within one
+run only.
 
 Last line, exactly:
   bench-e2e: compsc_vs_pv=R1 compsc_vs_unplug=R2 converged=yes|no compsc_vs_qemu=R3
@@ -42,7 +44,7 @@ from compscvm import VM, Peer  # noqa: E402
 from compscmig import max_wait  # noqa: E402
 from e2e_plot import gap_parts, plot_gaps  # noqa: E402
 from pcsample import DstSampler, Symbols, UserSymbols, window  # noqa: E402
-from nested import (DST_PORT, L1, L2_IP, L2_VMLINUZ, MIG_PORT,  # noqa: E402
+from nested import (DST_PORT, L1, L2_ACCEL, L2_IP, L2_VMLINUZ, MIG_PORT,  # noqa: E402
                     MIGRATION_ENDS, SRC_PORT, migration_summary)
 
 PING_INTERVAL = 0.05
@@ -488,7 +490,7 @@ def save(results: dict) -> Path:
     out = top / time.strftime("%Y%m%d-%H%M%S")
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(
-        {"results": results, "l1_smp": L1_SMP,
+        {"results": results, "l1_smp": L1_SMP, "l1_accel": "tcg", "l2_accel": L2_ACCEL,
          "parts_s": {m: [gap_parts(run) for run in r.get("runs", [])]
                      for m, r in results.items()}}, indent=1) + "\n")
     try:
@@ -527,6 +529,7 @@ def vs_qemu(r: dict) -> str:
 def report(results: dict) -> int:
     log = results["compsc-log"]
     converged = log["status"] == "completed" and log["peer_gap_s"] is not None
+    print(f"bench-e2e: L1 on tcg, L2s on {L2_ACCEL}", flush=True)
     print("bench-e2e: peer-seen downtime (s): " + " ".join(
         f"{k}={'-' if v['peer_gap_s'] is None else round(v['peer_gap_s'], 2)}"
         for k, v in results.items()))

@@ -412,6 +412,7 @@ def save(results: dict, took: float) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(
         {"results": results, "l1_smp": bench_e2e.L1_SMP, "reps": REPS,
+         "l1_accel": "tcg", "l2_accel": bench_e2e.L2_ACCEL,
          "ping_every_s": bench_e2e.PING_INTERVAL, "run_s": round(took),
          "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
          "summary": summary(results)}, indent=1) + "\n")
@@ -441,6 +442,7 @@ def report(results: dict, out: Path) -> int:
             print(f"bench-shadow: mode {name} has no median: {r.get('status')}"
                   f"{' (' + r['reason'] + ')' if r.get('reason') else ''}; see {out}",
                   file=sys.stderr, flush=True)
+    print(f"bench-shadow: L1 on tcg, L2s on {bench_e2e.L2_ACCEL}", flush=True)
     print("bench-shadow: peer-seen gap, median (s): " + " ".join(
         f"{k}={'-' if v.get('peer_gap_s') is None else round(v['peer_gap_s'], 2)}"
         for k, v in results.items()))

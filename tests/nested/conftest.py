@@ -18,8 +18,6 @@ LONGEST_FIRST = ("test_shadow_virtio.py", "test_shadow_nested.py", "test_dpdk_ne
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: not in make nested-test (nor make test, "
-                            "which must stay under an hour); make nested-slow-test")
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
         config.pluginmanager.register(FailureTail(config), "compsc-failure-tail")
 

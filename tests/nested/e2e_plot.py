@@ -83,7 +83,9 @@ def plot_gaps(results: dict, path: Path) -> Path:
     ax.set_xticks(ticks, labels, fontsize=7)
     ax.set_ylim(0, top)
     ax.set_ylabel("peer-seen gap (s)")
-    ax.set_title("bench-e2e: what each migration's gap is made of (nested, TCG in TCG)")
+    from nested import L2_ACCEL
+    ax.set_title("bench-e2e: what each migration's gap is made of "
+                 f"(nested: L1 on TCG, L2 on {L2_ACCEL.upper()})")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

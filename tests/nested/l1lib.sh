@@ -29,6 +29,17 @@ l1_vfio() {
 	[ -d /sys/module/compsc_vfio ] || insmod /lib/compsc/nested/compsc_vfio.ko "$@"
 }
 
+# l1_kvm: /dev/kvm for the L2s (L2ACCEL=kvm): kvm-amd over the SVM and
+# nested paging L1's CPU model carries (nested.py L1_KVM_CPU)
+l1_kvm() {
+	for m in irqbypass ccp kvm kvm-amd; do
+		l1_insmod $m
+	done
+	[ -c /dev/kvm ] || { echo "l1: no /dev/kvm after kvm-amd" >&2; return 1; }
+	grep -qx Y /sys/module/kvm_amd/parameters/npt ||
+		{ echo "l1: kvm-amd without nested paging" >&2; return 1; }
+}
+
 # bind BDF to compsc_vfio
 l1_bind() {
 	echo compsc_vfio > /sys/bus/pci/devices/$1/driver_override
@@ -199,7 +210,12 @@ l2_start() {
 	rm -f /run/$name.qemu /run/$name.ctl.in /run/$name.ctl.out
 	# ttyS1: commands for the L2 (l2-init runs them; l2_cmd)
 	mkfifo /run/$name.ctl.in /run/$name.ctl.out
-	$Q -M q35 -accel tcg -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
+	# KVM in L1 (l1_kvm) unless L2ACCEL=tcg; -cpu host gives the L2
+	# L1's CPU, SSE4.2 included (an explicit -cpu in "$@" comes later
+	# and wins)
+	accel="-accel tcg"
+	[ "${L2ACCEL:-kvm}" = tcg ] || accel="-accel kvm -cpu host"
+	$Q -M q35 $accel -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
 		-kernel $S/l2/vmlinuz -initrd $S/l2/initrd.img \
 		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip$vappend${L2APPEND:+ $L2APPEND}" \
 		$viommu \

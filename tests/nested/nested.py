@@ -45,6 +45,20 @@ MGMT_MAC = "52:54:00:77:0f:01"
 # the taps of virtio-net destinations (l1lib.sh l1_uplink_tap)
 UPLINK_MAC = "52:54:00:77:0f:02"
 L2_IP = vf_ip(0)
+# What the L2s run on (mk/nested.mk NESTED_ACCEL): "kvm", KVM inside L1
+# (kvm-amd over the AMD SVM with nested paging that L1's TCG CPU
+# emulates), so an L2 runs at L1's speed; or "tcg", TCG inside TCG, about
+# 26 times slower (a fallback for a QEMU or kernel without it). Every
+# report says which.
+L2_ACCEL = os.environ.get("COMPSC_L2_ACCEL", "kvm")
+if L2_ACCEL not in ("kvm", "tcg"):
+    raise BenchError(f"COMPSC_L2_ACCEL={L2_ACCEL!r}: kvm or tcg")
+# L1's CPU under KVM L2s: QEMU's default model (which every L1 ran on
+# before, one or two vCPUs) plus SVM and nested paging for kvm-amd, and
+# the SSE4.2 baseline DPDK's testpmd needs in an L2 (compscvm VM.CPU).
+# Not "max": with it, a 2-vCPU L1 lost its second vCPU's timer interrupts
+# (rcu_preempt "timer wakeup didn't happen ... on cpu=1") and stalled.
+L1_KVM_CPU = "qemu64,+ssse3,+sse4.1,+sse4.2,+popcnt,+svm,+npt"
 # A 1 s downtime budget: the tests' migrations converge sooner under TCG in
 # TCG. (The name is history: without DMA logging, where type1 reported all
 # RAM dirty, these made QEMU move it all at once; compsc_vfio now refuses
@@ -168,11 +182,12 @@ def __l2_initrd(bench_initrd: Path, stage: Path, out: Path) -> None:
 _UNPACK = {".ko.xz": ("xz", "-dc"), ".ko.zst": ("zstd", "-qdc")}
 
 
-def _stock_module(m: str):
+def _stock_module(m: str, optional: bool = False):
     """The stock module @m (path under kernel/, no suffix) of KROOT's
     kernel as a plain .ko: a plain one where it lies, a compressed one
     decompressed once into the cache (keyed by the kernel release); None
-    if that kernel has it built in (modules.builtin)."""
+    if that kernel has it built in (modules.builtin), or has no such
+    module and @optional."""
     mods = KROOT / "lib/modules" / KREL
     if (mods / "kernel" / (m + ".ko")).is_file():
         return mods / "kernel" / (m + ".ko")
@@ -190,6 +205,8 @@ def _stock_module(m: str):
     builtin = mods / "modules.builtin"
     if builtin.is_file() and f"kernel/{m}.ko" in builtin.read_text().split():
         return None
+    if optional:
+        return None
     raise BenchError(f"module {m} is neither in {mods}/kernel nor built in")
 
 
@@ -200,14 +217,20 @@ L1_NET_MODULES = ["net/llc/llc", "net/802/stp", "net/bridge/bridge", "drivers/ne
 # ports are forwarded to it, so monitor traffic never shares the PF's wire
 # with the traffic the tests measure (l1lib.sh l1_mgmt loads them).
 L1_MGMT_MODULES = ["net/core/failover", "drivers/net/net_failover", "drivers/net/virtio_net"]
+# KVM in L1 for the L2s (l1lib.sh l1_kvm): kvm-amd needs kvm and, where
+# the kernel has SEV (Debian's does), ccp; kvm needs irqbypass (L1_MODULES).
+L1_KVM_MODULES = ["drivers/crypto/ccp/ccp", "arch/x86/kvm/kvm", "arch/x86/kvm/kvm-amd"]
+# a kernel without SEV (the debug L1's, l1kernel-debug.config) has no ccp
+L1_OPTIONAL_MODULES = {"drivers/crypto/ccp/ccp"}
 
 
 def l1_modules() -> dict:
     """{guest path: host file}: the stock modules, the VFIO core, compsc_vfio.ko."""
     # a module the kernel has built in is left out: l1lib.sh skips its insmod
     files = {f"/lib/compsc/nested/{Path(m).name}.ko": str(ko)
-             for m in L1_MODULES + L1_NET_MODULES + L1_MGMT_MODULES
-             if (ko := _stock_module(m)) is not None}
+             for m in L1_MODULES + L1_NET_MODULES + L1_MGMT_MODULES +
+             (L1_KVM_MODULES if L2_ACCEL == "kvm" else [])
+             if (ko := _stock_module(m, m in L1_OPTIONAL_MODULES)) is not None}
     core = VFIO_CORE_KO or _stock_module("drivers/vfio/vfio")
     if core is not None:
         files["/lib/compsc/nested/vfio.ko"] = str(core)
@@ -272,7 +295,9 @@ class L1(VM):
         self._l2_rebooted = set()       # names booted again since their l2_start
         self.boot_panics = []           # see _reboot_l2()
         # every L2 command line and helper sees it (l1lib.sh l2_start)
-        self._env = f"export L2MEM={L2_DEBUG_MEM}; " if bench.debug else ""
+        self._env = f"export L2ACCEL={L2_ACCEL}; "
+        self._env += f"export L2MEM={L2_DEBUG_MEM}; " if bench.debug else ""
+        self.accel = L2_ACCEL
         self.slow = DEBUG_SLOW if bench.debug else 1
         mem += L1_DEBUG_MEM if bench.debug else 0
         super().__init__(peer=peer, name=name, mem=mem, smp=smp, append="intel_iommu=on",
@@ -286,6 +311,8 @@ class L1(VM):
 
     def qemu_argv(self, *a, **kw):
         argv = super().qemu_argv(*a, **kw)
+        if L2_ACCEL == "kvm":
+            argv += ["-cpu", L1_KVM_CPU]
         i = argv.index("-display")
         fwd = ",".join(f"hostfwd=tcp:127.0.0.1:{p}-{MGMT_IP}:{p}" for p in (SRC_PORT, DST_PORT))
         # the IOMMU first, so every PCI device sits behind it
@@ -313,6 +340,8 @@ class L1(VM):
     def setup(self, vfio_params: str = "") -> tuple:
         """PF + 2 VFs (bench-setup), vfio, compsc_vfio on VF0 and VF1."""
         self.sh(f"l1_mount; l1_mgmt {MGMT_MAC} {MGMT_IP}")
+        if L2_ACCEL == "kvm":
+            self.sh("l1_kvm")
         vfs = self.setup_vfs(2, igb=Bench.guest_module("drivers", "igb", "igb.ko"), wait_link=0)
         # first, so the caller's value wins
         vfio_params = f"take_timeout_ms={TAKE_TIMEOUT_MS} {vfio_params}"

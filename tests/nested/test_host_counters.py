@@ -9,10 +9,6 @@ import pytest
 
 from nested import DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT
 
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture(scope="module")
 def l1(peer):

@@ -11,10 +11,6 @@ import pytest
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, answers, migration_summary
 
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
-
 STOP = "/tmp/mtu-loop.stop"
 
 

@@ -1,13 +1,8 @@
 """migrate_cancel mid-way leaves the source L2 running on its VF, with no CompSC restore and no driver reset."""
 import time
 
-import pytest
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
-
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
 
 
 def test_migrate_cancel(l1, peer):

@@ -9,13 +9,8 @@ after that. QEMU then resends the whole RAM once more: 4 dirty syncs,
 downtime 322 ms, total 6.2 s. With logging: 3 syncs, 65876 pages (1.00x),
 49 MiB, downtime 138-271 ms, total 2.0-2.4 s. Hence the page count below.
 """
-import pytest
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
-
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
 
 L2_RAM = 256 << 20
 

@@ -17,10 +17,6 @@ import pytest
 
 from nested import DST_PORT, L2_IP, MIG_PORT, RETURN_PATH, SRC_PORT, QMPFailed
 
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
-
 VIOMMU = "L2VIOMMU=1"
 BLOCKED = "Migration is currently not supported with vIOMMU enabled"
 L2_RAM = 256 << 20  # the L2's RAM (l1lib.sh L2MEM default): GPAs below this

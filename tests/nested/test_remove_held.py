@@ -8,13 +8,8 @@ where the L2 now runs gives a VF that answers the peer (#12 item 5, #16
 item 3). The hold is kept open with L1.hold_open()."""
 import time
 
-import pytest
 
 from nested import ALL_DIRTY, answers
-
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
 
 IGBVF = "/lib/compsc/drivers/igbvf/igbvf.ko"
 

@@ -8,13 +8,8 @@ resets), no kernel reports a problem, and the VF answers the peer again.
 The hold is kept open with L1.hold_open()."""
 import time
 
-import pytest
 
 from nested import ALL_DIRTY, answers
-
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
 
 RESET = "for d in /sys/class/net/e*/device; do echo 1 > $d/reset; done"
 

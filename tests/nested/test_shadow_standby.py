@@ -1,9 +1,6 @@
 """guest-shadow with a virtio-net standby (Guest(standby=True),
 shadow_nested.py) moves an L2 with Debian's unmodified igbvf VF0 -> VF1.
-Marked slow: not in `make nested-test` (so not in `make test`, which must
-stay under an hour on 2 cores); `make nested-slow-test` runs it, and
 `make bench-shadow`'s shadow mode migrates with the standby five times."""
-import pytest
 
 from nested import vf_nic
 from shadow_nested import Guest, check, configure, moves
@@ -12,7 +9,6 @@ from shadow_nested import Guest, check, configure, moves
 L1_UPLINK = True
 
 
-@pytest.mark.slow
 def test_shadow_standby(bridged, peer):
     """VF0 -> VF1 with guest-shadow and a virtio-net standby (issue 14's
     answer to the hold: the guest always has a NIC). The VF gives up the

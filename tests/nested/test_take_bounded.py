@@ -10,13 +10,8 @@ on demand."""
 import re
 import time
 
-import pytest
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
-
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
 
 PARAMS = "/sys/module/compsc_vfio/parameters"
 HOLD_MS = 2000

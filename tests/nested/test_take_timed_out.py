@@ -12,14 +12,9 @@ migration that way, two 1 s takes refused under its datagram stream."""
 import re
 import time
 
-import pytest
 
 from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, TAKE_TIMEOUT_MS,
                     VFIO_PARAMS as PARAMS)
-
-# make nested-slow-test, not make test (conftest.py, mk/nested.mk): the
-# nested suite must leave make test under an hour on 2 cores
-pytestmark = pytest.mark.slow
 
 HOOK = "/sys/module/igbvf/parameters/compsc_stall_ms"
 SERVED = "test hook: inside the read side for"

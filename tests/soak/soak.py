@@ -514,10 +514,11 @@ def _counters(vm, peer, vf, c0, tap0, samples, problems: Problems, rep: dict) ->
 # ------------------------------------------------------------ nested
 
 def nested_soak(n: int, out: Path) -> dict:
-    from nested import DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT, migration_summary
+    from nested import DST_PORT, L1, L2_ACCEL, L2_IP, MIG_PORT, SRC_PORT, migration_summary
     problems = Problems()
     debug = Bench().debug
     rep = {"part": "nested", "migrations_asked": n, "migrations": 0, "debug": debug,
+           "l1_accel": "tcg", "l2_accel": L2_ACCEL,
            "kernels": ("L1 and L2: the debug kernels (mk/nesteddebug.mk)" if L2_DEBUG else
                        "L1: the debug kernel (mk/nesteddebug.mk), L2: the small L2 kernel")
            if debug else "L1: Debian 6.12 (no kmemleak), L2: the small L2 kernel"}
