@@ -3,6 +3,7 @@
 #   make             build everything buildable (userspace library, tools)
 #   make test        every test suite (what CI runs)
 #   make unit        libcompsc userspace tests, plain and with ASan+UBSan
+#   make install-lib libcompsc.so.0, its headers, libcompsc.pc, man pages (DESTDIR, PREFIX)
 #   make fuzz-smoke  replay the fuzz corpus; short libFuzzer runs if clang is present
 #   make bench-lock  reader-side cost vs pthread_rwlock
 #   make vm-test     the QEMU bench: real igb PF + igbvf VFs (see mk/bench.mk)
