@@ -163,8 +163,9 @@ static void gshadow_report_masked(struct gshadow *gs, struct net_device *lower)
 
 /*
  * Take @lower under @gs as its standby or its primary: rx handler, master
- * link, replay, then publish. A primary beside a standby is not live yet
- * and gets no MAC (gshadow_go_live()).
+ * link, join (the upper's state, the recorded knobs), then publish. A
+ * primary beside a standby is not live yet and gets no MAC
+ * (gshadow_go_live()).
  */
 static int gshadow_adopt(struct gshadow *gs, struct net_device *lower,
 			 bool standby)
@@ -184,7 +185,8 @@ static int gshadow_adopt(struct gshadow *gs, struct net_device *lower,
 	netdev_hold(lower, standby ? &gs->standby_tracker : &gs->lower_tracker,
 		    GFP_KERNEL);
 
-	gshadow_replay(gs, lower, !beside);
+	gshadow_join(gs, lower, standby ? &gs->standby_orig : &gs->lower_orig,
+		     !beside);
 	if (!(lower->flags & IFF_UP)) {
 		err = dev_open(lower, NULL);
 		if (err)
@@ -221,7 +223,8 @@ out:
 
 /*
  * Let go of the lower. @gone: it is unregistering, so nothing is undone
- * in it (its driver is leaving and its state goes with it).
+ * in it (its driver is leaving and its state goes with it); otherwise it
+ * leaves (gshadow_leave()) with what the upper gave it taken back.
  */
 static void gshadow_release(struct gshadow *gs, struct net_device *lower,
 			    bool gone)
@@ -247,7 +250,8 @@ static void gshadow_release(struct gshadow *gs, struct net_device *lower,
 	dev_uc_unsync(lower, upper);
 	dev_mc_unsync(lower, upper);
 	if (!gone)
-		gshadow_unreplay(gs, lower);
+		gshadow_leave(gs, lower, standby ? &gs->standby_orig :
+			      &gs->lower_orig);
 	netdev_put(lower, standby ? &gs->standby_tracker : &gs->lower_tracker);
 	if (!standby)
 		gshadow_inc(gs, GSHADOW_LOWER_RELEASED);
@@ -570,7 +574,7 @@ static int __init gshadow_init(void)
 /*
  * Uppers first: unregistering the notifier replays NETDEV_UNREGISTER for
  * every netdev, which would release a lower that stays as if it were
- * gone, leaving the replayed flags and VLANs in it.
+ * gone, leaving the upper's flags, VLANs and MTU in it.
  */
 static void __exit gshadow_exit(void)
 {

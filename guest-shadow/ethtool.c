@@ -333,12 +333,8 @@ static void gshadow_knobs_replay(struct gshadow *gs, struct net_device *lower,
 
 void gshadow_replay_knobs(struct gshadow *gs, struct net_device *lower)
 {
-	u64 off;
-
 	gshadow_knobs_replay(gs, lower, &gshadow_ring_knobs);
 	gshadow_knobs_replay(gs, lower, &gshadow_coal_knobs);
-	if (gshadow_knob(gs, GSHADOW_KNOB_RX_OFF, &off))
-		gshadow_lower_rx_features(lower, GSHADOW_RX_FEATURES & ~off);
 }
 
 static void gshadow_get_ringparam(struct net_device *dev,

@@ -10,14 +10,19 @@
  * standby_pci) that carries traffic while the primary is away or not yet
  * live. The core (core.c) finds and adopts a lower when one
  * registers and releases it when it goes; the upper (upper.c) forwards
- * transmit to the lower or holds it while there is none; record.c keeps
- * the configuration applied through the upper in libcompsc's replay log
- * and replays it into each new lower.
+ * transmit to the lower or holds it while there is none; a lower joining
+ * gets the upper's current state and gives it back when it leaves
+ * (join.c); record.c keeps the ethtool settings made through the upper,
+ * which the upper does not hold, in libcompsc's replay log for the next
+ * lower.
  *
  * RTNL rules:
- * - adopt, release, replay, the lower pointer's writes, the uppers list,
- *   the candidate list and the mode run under RTNL; nothing under RTNL
- *   waits for anything but the lower's own ndo calls.
+ * - adopt, release, join and leave, the lower pointer's writes, the
+ *   uppers list, the candidate list and the mode run under RTNL, as do
+ *   the upper's calls that forward to the lowers: a lower joined and
+ *   published under one hold of RTNL sees every later change, so what it
+ *   got from the upper is what the upper holds; nothing under RTNL waits
+ *   for anything but the lower's own ndo and ethtool calls.
  * - the lower pointers are read under RCU (transmit, rx_mode); a lower is
  *   released only after synchronize_net() (netdev_rx_handler_unregister).
  * - a primary adopted beside a standby gets the VM's MAC only once it is
@@ -41,7 +46,9 @@
 
 enum gshadow_mode {
 	GSHADOW_PASSTHROUGH,	/* forward and count calls, record nothing */
-	GSHADOW_INTERPOSE,	/* also record them, replay into a new lower */
+	GSHADOW_INTERPOSE,	/* also record the knobs and give a new lower
+				 * them and the upper's MAC
+				 */
 };
 
 /* Counters reported by ethtool -S (names in ethtool.c, same order). */
@@ -88,12 +95,17 @@ enum gshadow_knob {
 	GSHADOW_KNOB_TX_USECS,
 	GSHADOW_KNOB_RX_FRAMES,
 	GSHADOW_KNOB_TX_FRAMES,
-	GSHADOW_KNOB_RX_OFF,	/* GSHADOW_RX_FEATURES the user turned off */
 	GSHADOW_NR_KNOBS,
 };
 
 /* Receive offloads the upper forwards to its lowers (ethtool -K). */
 #define GSHADOW_RX_FEATURES	(NETIF_F_RXCSUM | NETIF_F_RXHASH)
+
+/* What a lower had before it joined, given back when it leaves (join.c). */
+struct gshadow_orig {
+	unsigned int mtu;
+	u8 mac[ETH_ALEN];
+};
 
 /* Bus devices named by the user, e.g. 0000:01:10.2; "" ends the list. */
 struct gshadow_cands {
@@ -106,6 +118,8 @@ struct gshadow {
 	netdevice_tracker lower_tracker;
 	struct net_device __rcu *standby; /* RTNL writes, RCU reads */
 	netdevice_tracker standby_tracker;
+	struct gshadow_orig lower_orig;	/* RTNL: the primary's own MTU, MAC */
+	struct gshadow_orig standby_orig; /* RTNL: the standby's */
 	bool primary_live;		/* RTNL writes, READ_ONCE in transmit */
 	bool primary_refused;		/* RTNL: its host refused the MAC */
 	/* a lower draining before it goes down: RTNL writes, READ_ONCE in transmit */
@@ -118,11 +132,13 @@ struct gshadow {
 	enum gshadow_mode mode;		/* RTNL */
 	bool trace;			/* READ_ONCE/WRITE_ONCE: sysfs trace */
 	bool notify_pending;		/* RTNL: announce once the lower is up */
-	bool replaying;			/* RTNL: our own upper calls, not recorded */
+	bool replaying;			/* RTNL: our own upper calls, not the user's */
+	u32 mtu_wish;			/* RTNL: the MTU the user set last */
+	bool rx_user;			/* RTNL: the user turned a receive offload off */
 	netdev_features_t masked;	/* RTNL: offloads the lower lacks */
 	struct gshadow_cands cands;	/* RTNL: lower_pci */
 	struct gshadow_cands standby_cands; /* RTNL: standby_pci */
-	spinlock_t log_lock;		/* protects log (rx_mode is atomic) */
+	spinlock_t log_lock;		/* protects log (read by ethtool -S) */
 	struct compsc_replay log;
 	void *log_mem;
 	atomic64_t stats[GSHADOW_NR_STATS];
@@ -173,21 +189,20 @@ int gshadow_lowers(struct gshadow *gs, struct net_device *out[2]);
 void gshadow_lower_rx_features(struct net_device *lower,
 			       netdev_features_t wanted);
 
-/* record.c: the interpose tap's log and its replay */
+/* record.c: the interpose tap's log of what the upper does not hold */
 int gshadow_log_init(struct gshadow *gs, u32 records);
 void gshadow_log_free(struct gshadow *gs);
-void gshadow_record_mtu(struct gshadow *gs, u32 mtu);
-void gshadow_record_mac(struct gshadow *gs, const u8 *mac);
-void gshadow_record_flags(struct gshadow *gs, u32 flags);
-void gshadow_record_vlan(struct gshadow *gs, __be16 proto, u16 vid, bool add);
-void gshadow_record_addrs(struct gshadow *gs);
 bool gshadow_recording(struct gshadow *gs);
 void gshadow_record_knob(struct gshadow *gs, enum gshadow_knob k, u64 v);
 bool gshadow_knob(struct gshadow *gs, enum gshadow_knob k, u64 *v);
 u32 gshadow_log_count(struct gshadow *gs);
-void gshadow_replay(struct gshadow *gs, struct net_device *lower, bool mac);
+
+/* join.c: a lower joining the upper and leaving it */
+void gshadow_join(struct gshadow *gs, struct net_device *lower,
+		  struct gshadow_orig *orig, bool mac);
+void gshadow_leave(struct gshadow *gs, struct net_device *lower,
+		   const struct gshadow_orig *orig);
 int gshadow_replay_mac(struct gshadow *gs, struct net_device *lower);
-void gshadow_unreplay(struct gshadow *gs, struct net_device *lower);
 
 /* ethtool.c, sysfs.c */
 extern const struct ethtool_ops gshadow_ethtool_ops;

@@ -4,7 +4,8 @@
  * lower when it is live, else to a usable standby, and into the bounded
  * hold queue when neither can carry it, so the stack never sees an error;
  * every configuration call is forwarded to both lowers (the passthrough
- * tap counts it) and, in interpose mode, recorded for the next lower
+ * tap counts it); a new lower gets the upper's state when it joins
+ * (join.c), and in interpose mode the ethtool settings recorded for it
  * (record.c).
  */
 #include <linux/etherdevice.h>
@@ -160,8 +161,9 @@ static int gshadow_change_mtu(struct net_device *dev, int mtu)
 		}
 	}
 	WRITE_ONCE(dev->mtu, mtu);
+	/* the user's, not a lower's clamp the upper follows (join.c) */
 	if (!gs->replaying)
-		gshadow_record_mtu(gs, mtu);
+		gs->mtu_wish = mtu;
 	return 0;
 }
 
@@ -186,7 +188,6 @@ static int gshadow_set_mac(struct net_device *dev, void *p)
 			return err;
 	}
 	eth_hw_addr_set(dev, sa->sa_data);
-	gshadow_record_mac(gs, sa->sa_data);
 	return 0;
 }
 
@@ -210,9 +211,12 @@ static void gshadow_set_rx_mode(struct net_device *dev)
 	gshadow_sync_addrs(rcu_dereference(gs->lower), dev);
 	gshadow_sync_addrs(rcu_dereference(gs->standby), dev);
 	rcu_read_unlock();
-	gshadow_record_addrs(gs);
 }
 
+/*
+ * RTNL, dev->flags already changed: one count up or down in each lower,
+ * which got one at join for each flag the upper had then (join.c).
+ */
 static void gshadow_change_rx_flags(struct net_device *dev, int change)
 {
 	struct gshadow *gs = netdev_priv(dev);
@@ -229,7 +233,6 @@ static void gshadow_change_rx_flags(struct net_device *dev, int change)
 		if (change & IFF_ALLMULTI)
 			dev_set_allmulti(lower[i], dev->flags & IFF_ALLMULTI ? 1 : -1);
 	}
-	gshadow_record_flags(gs, dev->flags);
 }
 
 static int gshadow_vlan_add(struct net_device *dev, __be16 proto, u16 vid)
@@ -249,7 +252,6 @@ static int gshadow_vlan_add(struct net_device *dev, __be16 proto, u16 vid)
 			return err;
 		}
 	}
-	gshadow_record_vlan(gs, proto, vid, true);
 	return 0;
 }
 
@@ -264,7 +266,6 @@ static int gshadow_vlan_del(struct net_device *dev, __be16 proto, u16 vid)
 	n = gshadow_lowers(gs, lower);
 	for (i = 0; i < n; i++)
 		vlan_vid_del(lower[i], proto, vid);
-	gshadow_record_vlan(gs, proto, vid, false);
 	return 0;
 }
 
@@ -285,7 +286,8 @@ void gshadow_lower_rx_features(struct net_device *lower,
 /*
  * Transmit offloads act in the upper alone (the stack hands it only what
  * it offers); receive offloads are the lowers' to do, so they follow the
- * upper's wanted set (gshadow_fix_features() records it).
+ * upper's wanted set (gshadow_fix_features() notes the user's first
+ * change, from which on each joining lower follows it too).
  */
 static int gshadow_set_features(struct net_device *dev,
 				netdev_features_t features)
@@ -303,26 +305,20 @@ static int gshadow_set_features(struct net_device *dev,
 	return 0;
 }
 
-/*
- * The receive offloads the user turned off, once there are any: until
- * then each lower keeps its own defaults. Here, not in set_features: a
- * change to an offload the lower lacks changes the upper's features not.
- */
-static void gshadow_record_rx_off(struct gshadow *gs)
-{
-	u64 off = GSHADOW_RX_FEATURES & ~gs->upper->wanted_features, old;
-
-	if (off || gshadow_knob(gs, GSHADOW_KNOB_RX_OFF, &old))
-		gshadow_record_knob(gs, GSHADOW_KNOB_RX_OFF, off);
-}
-
 static netdev_features_t gshadow_fix_features(struct net_device *dev,
 					      netdev_features_t features)
 {
 	struct gshadow *gs = netdev_priv(dev);
 	struct net_device *lower = rtnl_dereference(gs->lower);
 
-	gshadow_record_rx_off(gs);
+	/*
+	 * Until the user turns a receive offload off, each lower keeps its
+	 * own defaults; from then on a joining lower follows the upper's
+	 * wanted set. Here, not in set_features: a change to an offload the
+	 * lower lacks changes the upper's features not.
+	 */
+	if (GSHADOW_RX_FEATURES & ~dev->wanted_features)
+		gs->rx_user = true;
 	/* the primary's, or the standby's while it alone carries traffic */
 	if (!lower)
 		lower = rtnl_dereference(gs->standby);
@@ -399,8 +395,7 @@ struct net_device *gshadow_create(const char *name, const u8 *mac,
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_MAX_MTU;
 	eth_hw_addr_set(dev, mac);
-	gshadow_record_mac(gs, mac);
-	gshadow_record_mtu(gs, dev->mtu);
+	gs->mtu_wish = dev->mtu;
 	/* no carrier until the first lower: then it stays on across swaps */
 	netif_carrier_off(dev);
 	return dev;
