@@ -5,8 +5,15 @@
  * (ethtool -G / -C): forwarded to each lower, recorded per field changed,
  * replayed into the next lower (ring sizes clamped to what it takes). With
  * no lower, a set is only recorded (intercepted): the next lower gets it.
+ *
+ * A lower's ethtool ops are called the way the ethtool core calls them
+ * (its ethnl_ops_begin()/complete() are not exported, so the same steps
+ * here): its parent device resumed from runtime suspend, a device not
+ * present refused, and the driver's own begin and complete around the
+ * calls, whose begin may refuse (a driver whose device its host holds).
  */
 #include <linux/ethtool.h>
+#include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 #include "gshadow.h"
 
@@ -118,6 +125,33 @@ struct gshadow_knobs {
 		   struct netlink_ext_ack *extack);
 };
 
+/* Before a lower's ethtool ops (RTNL); 0: call them, then gshadow_lower_complete(). */
+static int gshadow_lower_begin(struct net_device *lower)
+{
+	const struct ethtool_ops *ops = lower->ethtool_ops;
+	int err = 0;
+
+	ASSERT_RTNL();
+	if (lower->dev.parent)
+		pm_runtime_get_sync(lower->dev.parent);
+	if (!netif_device_present(lower) ||
+	    lower->reg_state >= NETREG_UNREGISTERING)
+		err = -ENODEV;
+	else if (ops->begin)
+		err = ops->begin(lower);
+	if (err && lower->dev.parent)
+		pm_runtime_put(lower->dev.parent);
+	return err;
+}
+
+static void gshadow_lower_complete(struct net_device *lower)
+{
+	if (lower->ethtool_ops->complete)
+		lower->ethtool_ops->complete(lower);
+	if (lower->dev.parent)
+		pm_runtime_put(lower->dev.parent);
+}
+
 static u32 *gshadow_fld(union gshadow_knob_buf *b, size_t off)
 {
 	return (u32 *)((u8 *)b + off);
@@ -199,20 +233,19 @@ struct gshadow_want {
 /*
  * Give @lower the wanted fields, keeping its own for the rest; a ring size
  * above its maximum is clamped (*clamped set). -EOPNOTSUPP when it has no
- * such op or cannot take a changed coalescing field.
+ * such op or cannot take a changed coalescing field. Between
+ * gshadow_lower_begin() and gshadow_lower_complete().
  */
-static int gshadow_knobs_apply(struct net_device *lower,
-			       const struct gshadow_knobs *g,
-			       const struct gshadow_want *w, bool *clamped,
-			       struct netlink_ext_ack *extack)
+static int __gshadow_knobs_apply(struct net_device *lower,
+				 const struct gshadow_knobs *g,
+				 const struct gshadow_want *w, bool *clamped,
+				 struct netlink_ext_ack *extack)
 {
 	const struct ethtool_ops *ops = lower->ethtool_ops;
 	union gshadow_knob_buf b = {};
 	bool change = false;
 	int i;
 
-	if (!g->has(ops))
-		return -EOPNOTSUPP;
 	g->get(lower, &b);
 	for (i = 0; i < g->nr; i++) {
 		const struct gshadow_field *f = &g->fields[i];
@@ -234,6 +267,24 @@ static int gshadow_knobs_apply(struct net_device *lower,
 	return change ? g->set(lower, &b, extack) : 0;
 }
 
+/* __gshadow_knobs_apply() inside the steps the ethtool core takes. */
+static int gshadow_knobs_apply(struct net_device *lower,
+			       const struct gshadow_knobs *g,
+			       const struct gshadow_want *w, bool *clamped,
+			       struct netlink_ext_ack *extack)
+{
+	int err;
+
+	if (!g->has(lower->ethtool_ops))
+		return -EOPNOTSUPP;
+	err = gshadow_lower_begin(lower);
+	if (err)
+		return err;
+	err = __gshadow_knobs_apply(lower, g, w, clamped, extack);
+	gshadow_lower_complete(lower);
+	return err;
+}
+
 /* The upper's view: the primary's (or the standby's), else the record. */
 static void gshadow_knobs_get(struct gshadow *gs, const struct gshadow_knobs *g,
 			      union gshadow_knob_buf *b)
@@ -243,8 +294,10 @@ static void gshadow_knobs_get(struct gshadow *gs, const struct gshadow_knobs *g,
 	int i;
 
 	memset(b, 0, sizeof(*b));
-	if (gshadow_lowers(gs, lower) && g->has(lower[0]->ethtool_ops)) {
+	if (gshadow_lowers(gs, lower) && g->has(lower[0]->ethtool_ops) &&
+	    !gshadow_lower_begin(lower[0])) {
 		g->get(lower[0], b);
+		gshadow_lower_complete(lower[0]);
 		return;
 	}
 	for (i = 0; i < g->nr; i++) {

@@ -20,3 +20,13 @@ $(SHADOW_KO): $(KSTAMP) $(wildcard $(TOP)/guest-shadow/*) \
 
 # The VM image carries it (mk/bench.mk installs $(SHADOW_KO) with the others).
 $(INITRD): $(SHADOW_KO)
+
+# A bench-only lower (tests/kmod/gshadow_testlower: ethtool begin that can
+# refuse, a device that can go absent); test_shadow_ethtool_begin copies it
+# into the VM, so it is not in the image.
+SHADOW_TESTLOWER_KO := $(KMOD)/gshadow_testlower/gshadow_testlower.ko
+$(SHADOW_TESTLOWER_KO): $(KSTAMP) $(wildcard $(TOP)/tests/kmod/gshadow_testlower/*)
+	mkdir -p $(@D)
+	rsync -a --delete $(KBUILD_JUNK) $(TOP)/tests/kmod/gshadow_testlower/ $(@D)/
+	$(MAKE) -C $(KDIR) M=$(@D) modules
+vm-test: $(SHADOW_TESTLOWER_KO)
