@@ -1,4 +1,4 @@
-# The nested bench's L2 kernel (issue 7). Debian's kernel needs 111-180 s to
+# The nested bench's L2 kernel. Debian's kernel needs 111-180 s to
 # reach userspace in an L2 (TCG inside TCG); this one is Debian's
 # linux-source with tinyconfig + tests/nested/l2kernel.config.
 #

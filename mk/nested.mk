@@ -83,7 +83,7 @@ nested-dpdk-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO) l2-kmods
 	cd $(NESTED) && $(NESTED_ENV) $(NESTED_PY) -m pytest -p no:cacheprovider \
 		-v -rs -rP --durations=0 $(NESTED_TIMEOUT_OPT) $(PYTEST_ARGS) test_dpdk_nested.py
 
-# Issue 15 on a bench that pauses the guest: the same migrations with DPDK's
+# DPDK on a bench that pauses the guest: the same migrations with DPDK's
 # testpmd on the CompSC igb VF PMD in the L2 (compsc-dpdk), against the same
 # testpmd on virtio-net (dpdk-virtio: what DPDK's bonding method runs on while
 # its VF is unplugged), the kernel CompSC igbvf and kernel virtio-net. Not in
@@ -93,7 +93,7 @@ bench-dpdk-nested: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(call py_with,matplotlib) bench_e2e.py \
 		$(or $(BENCH_E2E_MODES),compsc-dpdk compsc-log virtio dpdk-virtio)
 
-# Issue 14 item 4, not in make test. All four modes; BENCH_SHADOW_MODES="shadow
+# Not in make test. All four modes; BENCH_SHADOW_MODES="shadow
 # failover" runs only those (debugging), BENCH_SHADOW_N the migrations per
 # mode (default 5). Results: $(BUILD)/bench-shadow/<time>/report.json.
 # The full run took 11 min 45 s here (L1 boot, four L2 boots, 20 migrations).

@@ -1,4 +1,4 @@
-# The nested bench on debug kernels (issue 16): the detectors of the one-VM
+# The nested bench on debug kernels: the detectors of the one-VM
 # debug kernel (mk/debugkernel.mk) in L1 and in L2.
 #
 #   make l2kernel-debug   the L2 kernel + tests/nested/l2kernel-debug.config

@@ -1,4 +1,4 @@
-# make soak (issue 16): SOAK_MIGRATIONS stand-in migrations on the one-VM
+# make soak: SOAK_MIGRATIONS stand-in migrations on the one-VM
 # bench booted on the debug kernel (mk/debugkernel.mk), under ping, an
 # iperf3 TCP stream and a checked UDP stream, with short and long
 # blackouts and MTU/VLAN/multicast changes mixed in; then SOAK_NESTED

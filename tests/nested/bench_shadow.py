@@ -1,4 +1,4 @@
-"""make bench-shadow (issue 14 item 4): the downtime a peer sees when
+"""make bench-shadow: the downtime a peer sees when
 Debian's unmodified QEMU, inside the L1 host, live-migrates an L2 whose VF
 driver is Debian's unmodified igbvf, five ways in one run:
 
@@ -24,16 +24,15 @@ driver is Debian's unmodified igbvf, five ways in one run:
 
 Every mode but compsc runs an iperf3 TCP stream (2 Mbit/s, peer to L2)
 across all of its migrations (TcpLoad): the L2's one vCPU is the
-bottleneck under TCG inside TCG, so the modes compared carry the same
-load (failover had none before 2026-12-03).
+bottleneck, so the modes compared carry the same load.
 
 Downtime per migration = the longest gap between ping replies at the peer
 around it (bench_e2e.Mode.once(): ping every 50 ms); per mode the median
 of BENCH_SHADOW_N migrations back and forth (default 5). For the hot-plug
 modes each migration's split_s puts the host's steps, the guest's (its
 kernel log) and the guest's first frame at the peer on one time axis
-(split()). Everything runs
-under TCG inside TCG: compare within one run only.
+(split()). L1 runs under TCG, its L2s on KVM (NESTED_ACCEL=tcg: TCG
+inside TCG): compare within one run only.
 
 Last line, exactly:
   bench-shadow: shadow_vs_unplug=R1 shadow_vs_failover=R2 config_kept=yes|no tcp_alive=yes|no

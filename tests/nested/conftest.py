@@ -9,12 +9,13 @@ from compscvm import Peer  # noqa: E402
 from nested import L1  # noqa: E402
 from stallreport import pytest_runtest_makereport  # noqa: E402,F401 (hook)
 
-# The files that took longest (7-11 minutes each in session 25's
-# fresh-clone run; the others 2-5) go first: with two files at a time (make
-# nested-test, NESTED_JOBS) neither worker then ends alone on one of them.
-LONGEST_FIRST = ("test_shadow_virtio.py", "test_shadow_nested.py", "test_dpdk_nested.py",
-                 "test_migrate_broken_off.py", "test_migrate_integrity.py",
-                 "test_shadow_unplug.py")
+# The files that take longest (about 1.5-2.5 minutes each with the L2s
+# on KVM, L1's boot included; most others 0.5-1) go first: with two files
+# at a time (make nested-test, NESTED_JOBS) neither worker then ends
+# alone on one of them.
+LONGEST_FIRST = ("test_migrate_broken_off.py", "test_dpdk_nested.py", "test_shadow_nested.py",
+                 "test_migrate_integrity.py", "test_shadow_virtio.py",
+                 "test_migrate_busy_guest.py", "test_shadow_standby.py")
 
 
 def pytest_configure(config):
@@ -25,7 +26,7 @@ def pytest_configure(config):
 class FailureTail:
     """With workers (make nested-test), pytest prints a failure's
     traceback only when the whole suite ends: a run stopped before that
-    (CI's time limit, 2026-11-28) kept none. The main process prints each
+    (CI's time limit) keeps none. The main process prints each
     failure's tail the moment it comes."""
     TAIL = 4000
 

@@ -111,9 +111,8 @@ l1_net_modules() {
 # guest's ARP, QEMU's RARP announce after a migration) comes straight back
 # in on it and br0 moves the guest's MAC to the PF's port. The peer's
 # frames for the guest, which arrive there, are then dropped until the
-# guest sends through its tap again: 22 s in each of 3 virtio-net
-# migrations measured (2026-11-27), the baseline's long-standing
-# 17-38 s "outlier". Frames to MACs learnt nowhere are flooded, the PF's
+# guest sends through its tap again: 17-38 s of a virtio-net
+# migration under TCG. Frames to MACs learnt nowhere are flooded, the PF's
 # port included.
 l1_bridge() {
 	[ -d /sys/class/net/br0 ] && return 0

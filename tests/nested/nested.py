@@ -112,8 +112,8 @@ def share_dir(bench: Bench) -> Path:
 def _qemu_share(q: Path) -> None:
     """QEMU's binary, libraries, firmware and modules in @q, copied once.
     On a fresh machine both pytest workers get here at the same moment,
-    and two `cp -r` into one new tree fail each other ("File exists":
-    CI's xfail of 2026-12-03, 0.17 s into a test's setup): the copy is
+    and two `cp -r` into one new tree fail each other ("File exists"
+    0.17 s into a test's setup): the copy is
     made under a lock, in a directory of its own, renamed into place."""
     done = q / "fw/bios-256k.bin"
     if done.exists():
@@ -253,17 +253,15 @@ L1_DEBUG_MEM = 2 * (L2_DEBUG_MEM - 256)
 DEBUG_SLOW = 2.5
 # compsc_vfio's bound on the wait for the guest driver's readers on this
 # bench (the module's default, 1000 ms, is for a guest on real CPUs). An L2
-# vCPU here is TCG inside TCG and shares L1's one CPU with L1, the other
-# L2's QEMU and the migration thread, and L1 shares the host's two cores
-# with the other pytest worker's L1: a reader section a native guest leaves
-# in microseconds can last seconds of wall time. The first nested soak on
-# the debug kernels (pinging every 0.2 s) had both takes of its first
-# migration refused with "readers did not leave in time"; CI on 2026-11-28
-# had the same in test_migrate_integrity's second migration on the
-# ordinary kernels (two 1 s takes refused under its datagram stream). The
-# refusal is the designed outcome (the guest kept its device, the
-# migration failed cleanly), but these tests are about what comes after a
-# take, so the bench gives readers 5 s.
+# vCPU here is a thread of an L1 that runs under TCG on one or two vCPUs,
+# shared with L1 itself, the other L2's QEMU and the migration thread, and
+# L1 shares the host's two cores with the other pytest worker's L1: a
+# reader section a native guest leaves in microseconds can last a second
+# of wall time (with NESTED_ACCEL=tcg, seconds: two 1 s takes were refused
+# that way under test_migrate_integrity's datagram stream). The refusal is
+# the designed outcome (the guest keeps its device, the migration fails
+# cleanly; test_take_timed_out.py), but these tests are about what comes
+# after a take, so the bench gives readers 5 s.
 TAKE_TIMEOUT_MS = 5000
 
 
@@ -774,8 +772,7 @@ def virtio_nic(tap: str, mac: str, dev_id: str = "hostdev0") -> dict:
 
 def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_PORT,
                     dst: int = DST_PORT, timeout: float = 300, standby: bool = False) -> dict:
-    """Issue 14 item 2, variant A: live-migrate an L2 whose NIC driver
-    knows nothing of migration, with QEMU's standard hot-unplug and plug.
+    """Live-migrate an L2 whose NIC driver knows nothing of migration, with QEMU's standard hot-unplug and plug.
 
     0. before the outage: the migration capabilities on both QEMUs;
     1. device_del of the guest's NIC (@old's id) on the source QEMU, and

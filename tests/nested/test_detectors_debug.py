@@ -1,4 +1,4 @@
-"""The debug nested kernels' detectors reach the verdict (issue 16: any
+"""The debug nested kernels' detectors reach the verdict (any
 report fails the run). A bug committed on purpose (bench_bugs.ko, built
 for the debug L1 and the debug L2) is reported on L1's console and on an
 L2's console, which L1 keeps in a file; the harness's scans find each

@@ -59,7 +59,7 @@ def test_host_counters_continue(l1, peer):
 
 
 def _second_hop(l1, peer, first):
-    """And back to VF0 (issue 12): the host that saves now was itself a
+    """And back to VF0: the host that saves now was itself a
     destination and adds a base to every read; the stream must carry the
     counters as the guest read them (base included), or the next host's
     base makes them jump by about 2^32 - base. The migrated-away source

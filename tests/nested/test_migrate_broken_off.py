@@ -1,7 +1,7 @@
 """A migration that breaks off after the source's device was taken leaves
 the guest on the source with its device (no restore, no driver reset),
 answering the peer, and the next migration to a fresh destination carries
-the state (issue 16 item 3):
+the state:
 
 - the destination QEMU killed at switch-over (the source paused in
   `pre-switchover`, vCPUs stopped, the device saved);

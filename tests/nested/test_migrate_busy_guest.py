@@ -1,4 +1,4 @@
-"""Migrations while the guest does something to its VF (issue 16 item 3):
+"""Migrations while the guest does something to its VF:
 with the interface down (it restores while down, and works once brought
 up), during a loop of MTU changes (every change succeeds), and back to
 back VF0 -> VF1 -> VF0 -> VF1 with no pause (the guest answers between
@@ -104,10 +104,10 @@ def _mtu_loop(ifname: str) -> str:
 
 # Not strict: it asserts everything it did, but 1 run of 4 (before the
 # MTU-alone check and the dmesg dump were added) saw compsc_resets go 0 -> 1
-# after the first hop, cause unknown (issue 16). A failure here prints the
+# after the first hop, cause unknown. A failure here prints the
 # guest's dmesg; a pass shows as XPASS.
 @pytest.mark.xfail(strict=False, reason="1 of 4 runs: a driver reset after a hop "
-                   "during the MTU loop, cause not found yet (issue 16)")
+                   "during the MTU loop, cause not found yet")
 def test_migrate_mtu_loop(chain, peer):
     try:
         _mtu_loop_hops(chain, peer)

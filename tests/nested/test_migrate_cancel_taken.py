@@ -46,7 +46,7 @@ def test_migrate_cancel_after_take(l1, peer):
     print(f"nested: first reply {back[0] - t_cancel:.2f} s after migrate_cancel")
     assert back[0] - t_cancel < 5, back[0] - t_cancel
     assert l1.l2_status(SRC_PORT) == "running"
-    # `compsc devices`: not an "ok" (the record said so before 2026-11-28)
+    # `compsc devices`: aborted, not "ok"
     lm = l1.last_migrations()[l1.vf0]
     assert lm and lm["status"] == "aborted" and lm["migrations"] == 0, lm
     mark_s = len(l1.l2_stats("src"))

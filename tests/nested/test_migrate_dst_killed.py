@@ -3,7 +3,7 @@ holds the source's device (taken on the size query): the migration fails,
 the source L2 gets its device back and answers the peer within seconds,
 with no restore (no version bump) and no driver reset; a second migration
 to a fresh destination then completes with the state carried (a CompSC
-restore, still no reset). Issue 16's fault list.
+restore, still no reset).
 
 compsc_vfio's test-only fault_size keeps the first migration in pre-copy
 and hold_ms is set far beyond the test, so only the failure can end the

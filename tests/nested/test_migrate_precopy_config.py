@@ -1,4 +1,4 @@
-"""The VF's configuration travels as pre-copy data (issue 11 item 2): in a
+"""The VF's configuration travels as pre-copy data: in a
 migration slowed (a low max-bandwidth) and held in pre-copy (compsc_vfio's
 test-only fault_size, as in test_take_bounded.py, so that the checks below
 never race the switch-over), the destination VF

@@ -10,7 +10,7 @@ L1_UPLINK = True
 
 
 def test_shadow_standby(bridged, peer):
-    """VF0 -> VF1 with guest-shadow and a virtio-net standby (issue 14's
+    """VF0 -> VF1 with guest-shadow and a virtio-net standby (guest-shadow's
     answer to the hold: the guest always has a NIC). The VF gives up the
     VM's MAC before its unplug, the standby carries the guest's traffic
     through the migration, and VF1 gets the MAC from guest-shadow only once

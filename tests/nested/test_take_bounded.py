@@ -1,5 +1,5 @@
 """A pre-copy that does not switch over does not keep the guest off its
-network (issue 11): the device taken on QEMU's size query goes back to the
+network: the device taken on QEMU's size query goes back to the
 guest after hold_ms, the guest answers while QEMU goes on copying, the
 next size query takes it again, and once the migration can converge it
 completes with the state carried (a CompSC restore, no driver reset).

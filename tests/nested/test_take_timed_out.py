@@ -6,9 +6,9 @@ back-off takes the device; the migration completes with the state carried
 (a CompSC restore, no driver reset). igbvf's test hook compsc_stall_ms
 keeps one reader (its watchdog task) inside the read side for 6 s.
 
-Before, such a take failed the migration (the designed refusal, but a
-needless one): CI on 2026-11-28 lost test_migrate_integrity's second
-migration that way, two 1 s takes refused under its datagram stream."""
+A take that failed the migration instead would be the designed refusal,
+but a needless one: a busy guest (test_migrate_integrity's datagram
+stream on a slow bench) could then lose any migration."""
 import re
 import time
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make soak (issue 16): many migrations under traffic, with config changes
+"""make soak: many migrations under traffic, with config changes
 mixed in, on the debug kernel; every report, leak, lost restore or counter
 that drifts is a problem. Three steps, each its own process (mk/soak.mk):
 
@@ -660,7 +660,7 @@ def _with(stats: list, key: str) -> dict:
 # seconds of a switch-over, but its userspace needs 86-104 s more in the
 # fresh QEMU before its status line comes (KASAN-instrumented code being
 # translated anew under TCG inside TCG). Taking its device again before
-# then went wrong once in 3 (session 13): a reader section outlasted the
+# then went wrong once in 3: a reader section outlasted the
 # 5 s take bound, the take was refused, and the 10 s the take attempts
 # kept new readers waiting fired igbvf's transmit watchdog, whose reset
 # the soak counts (compsc_resets). So on the debug L2 each migration waits
