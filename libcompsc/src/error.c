@@ -61,6 +61,8 @@ static const struct compsc_err_desc compsc_errs[COMPSC_E_MAX] = {
 	[COMPSC_EUNLOGGED]	= { "DMA log: the device writes outside its ranges", EOPNOTSUPP },
 	[COMPSC_EPRECOPY]	= { "stream: relies on a pre-copy configuration this host does not hold", EINVAL },
 	[COMPSC_EREFUSED]	= { "the PF refused the shared area (no CompSC host): running stock", EOPNOTSUPP },
+	[COMPSC_ENOSTATE]	= { "hand-over without state (the give failed)", EIO },
+	[COMPSC_EABANDONED]	= { "hand-over without state (held too long)", ETIMEDOUT },
 };
 
 static const struct compsc_err_desc *compsc_err_lookup(int err)

@@ -606,6 +606,32 @@ void compsc_host_give(struct compsc_host_area *a,
 }
 COMPSC_EXPORT(compsc_host_give);
 
+/**
+ * compsc_host_give_lost() - the destination cannot hand the state over:
+ * the guest gets its device back to reset and configure itself
+ * @a: the checked destination area; the source's take travelled in it
+ *	(the writer word reads HELD)
+ * @status: -COMPSC_ENOSTATE, for the guest's restore and log (host_status)
+ *
+ * Whatever failed (the PF's import, the BAR, the stream), the guest's
+ * vCPUs are about to run on a device the host reset: a hold left in place
+ * would keep every reader out for good, and a plain release would shift
+ * the rings to saved values that are not this migration's. Counter finals
+ * already in the area are a past migration's: none is marked saved.
+ * The glue then kicks the guest if it can still reach the device.
+ */
+void compsc_host_give_lost(struct compsc_host_area *a, int status)
+{
+	struct compsc_counter_desc *live = compsc_host_sec(a->va,
+							   a->hdr.counter_off);
+	u32 i;
+
+	for (i = 0; i < a->lists.nr_ctrs; i++)
+		WRITE_ONCE(live[i].flags, live[i].flags & ~COMPSC_CTR_F_SAVED);
+	compsc_writer_release_lost(compsc_host_ctl(a), status);
+}
+COMPSC_EXPORT(compsc_host_give_lost);
+
 /* ---- the VF's PF, destination ------------------------------------------- */
 
 /**

@@ -243,6 +243,45 @@ void compsc_writer_abort(struct compsc_area_ctl *ctl)
 }
 COMPSC_EXPORT(compsc_writer_abort);
 
+void compsc_writer_release_lost(struct compsc_area_ctl *ctl, int status)
+{
+	u32 flags = le32_to_cpu(READ_ONCE(ctl->flags));
+
+	/* no PF holds the configuration, no stale receive frame to drop */
+	flags &= ~(COMPSC_F_HOST_CONFIGURED | COMPSC_F_MEM_COPIED);
+	WRITE_ONCE(ctl->flags, cpu_to_le32(flags));
+	WRITE_ONCE(ctl->host_status, cpu_to_le32((u32)status));
+	/* its release orders both before the bump the restorer acquires */
+	compsc_writer_release(ctl);
+}
+COMPSC_EXPORT(compsc_writer_release_lost);
+
+/*
+ * Read inside the restore, after the acquire of the new version: what the
+ * releaser wrote before its bump. A plain hand-over writes 0 there
+ * (compsc_host_give()).
+ */
+int compsc_read_state_lost(const struct compsc_reader *r)
+{
+	return (int)le32_to_cpu(READ_ONCE(r->ctl->host_status));
+}
+COMPSC_EXPORT(compsc_read_state_lost);
+
+/*
+ * A host that releases at the same moment bumps the version too: the
+ * guest then restores once, to the later version, by a reset if either
+ * said the state is lost. Both are safe: the device is the guest's either
+ * way and a reset never uses a saved value.
+ */
+int compsc_reader_give_up(struct compsc_reader *r)
+{
+	if (le32_to_cpu(READ_ONCE(r->ctl->writer)) != COMPSC_WRITER_HELD)
+		return 0;
+	compsc_writer_release_lost(r->ctl, -COMPSC_EABANDONED);
+	return 1;
+}
+COMPSC_EXPORT(compsc_reader_give_up);
+
 int compsc_writer_device_restored(const struct compsc_area_hdr *hdr,
 				  const struct compsc_area_ctl *ctl)
 {

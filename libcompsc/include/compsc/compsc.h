@@ -68,6 +68,9 @@ enum {
 	COMPSC_EREFUSED,	/* the PF refused the area (a stock PF): run stock */
 	/* host side, continued */
 	COMPSC_EPRECOPY,	/* stream relies on a pre-copy stream not held here */
+	/* hand-over without state: the guest resets and replays */
+	COMPSC_ENOSTATE,	/* the destination could not hand the state over */
+	COMPSC_EABANDONED,	/* the guest took back a device no host gave back */
 	COMPSC_E_MAX
 };
 
@@ -122,6 +125,31 @@ struct compsc_reader {
 	u64 seen_version;	/* migration version the device state matches */
 	u64 restore_version;	/* version the current restore brings us to */
 };
+
+/**
+ * compsc_read_state_lost() - for the restorer: the hand-over it restores
+ * carries no state (compsc_writer_release_lost()): 0, or the -COMPSC_E*
+ * the releaser wrote; the device must then be reset, not restored.
+ */
+int compsc_read_state_lost(const struct compsc_reader *r);
+/**
+ * compsc_reader_give_up() - the guest's bound on a host that never hands
+ * its device back: release it as lost (-COMPSC_EABANDONED)
+ * @r: the reader; the caller saw the writer held, without a break, for
+ *	longer than any host may hold a running guest's device
+ *	(COMPSC_HOLD_MAX_MS)
+ *
+ * Return: 1 if it was still held and is now released (every entry then
+ * restores, by a reset), 0 if it was free by then.
+ */
+int compsc_reader_give_up(struct compsc_reader *r);
+
+/*
+ * The longest a host may hold the device of a guest whose vCPUs run: past
+ * it the guest takes its device back (compsc_reader_give_up()). Holds with
+ * the vCPUs stopped do not count: the guest's clock does not see them.
+ */
+#define COMPSC_HOLD_MAX_MS	120000u
 
 /* compsc_read_*enter() returns this (> 0) when the caller must restore. */
 #define COMPSC_READ_RESTORE	1
@@ -262,6 +290,20 @@ int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 void compsc_writer_release(struct compsc_area_ctl *ctl);
 /** compsc_writer_abort() - release without a version bump (migration failed). */
 void compsc_writer_abort(struct compsc_area_ctl *ctl);
+/**
+ * compsc_writer_release_lost() - release with a version bump but no state:
+ * the guest must reset its device and replay its log
+ * @ctl: the control line, held
+ * @status: -COMPSC_ENOSTATE (a destination whose hand-over failed) or
+ *	-COMPSC_EABANDONED (compsc_reader_give_up()), into host_status
+ *
+ * The bump makes every reader restore; COMPSC_F_HOST_CONFIGURED clear
+ * makes the restore reset the VF through its PF and replay; @status tells
+ * it that the saved values are not this migration's
+ * (compsc_read_state_lost()). Never a release without a bump: a guest
+ * whose device was reset meanwhile would never learn it.
+ */
+void compsc_writer_release_lost(struct compsc_area_ctl *ctl, int status);
 /*
  * compsc_writer_device_restored() - with the device held: did the guest
  * restore the last hand-back? If not, the device holds no guest state (it

@@ -18,6 +18,8 @@
  *                compsc_host_give()         (saved values into the area);
  *                the glue then publishes the hand-over and releases the
  *                write side with compsc_writer_release().
+ *                compsc_host_give_lost()    (any step above failed: the
+ *                                            guest resets and replays)
  *
  * The guest's area is hostile: every function works on a mapping of it
  * (@a->va) whose header and lists were copied and checked
@@ -219,6 +221,7 @@ int compsc_host_load(const struct compsc_host_area *a, const void *buf,
 void compsc_host_give(struct compsc_host_area *a,
 		      const struct compsc_stream_view *v, bool logging,
 		      bool copied);
+void compsc_host_give_lost(struct compsc_host_area *a, int status);
 void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on);
 
 /**
