@@ -13,10 +13,11 @@
  *   destination: STOP -> RUNNING_P2P -> RUNNING (give: PF import, saved
  *                state into the area, hand-over, release with a bump)
  *
- * A failed take, save or load, abort=1, or a failed reset or give: the
- * source goes back to RUNNING (A_ABORT, no version bump) and keeps its
- * device; after a reset there are no queues left to restart and the
- * driver, seeing no new version, finds out on its own.
+ * A failed take, save or load, or abort=1: the source goes back to
+ * RUNNING (A_ABORT, no version bump) and keeps its device. A failed reset
+ * or give: the VF holds nothing of the guest's state any more, and it
+ * goes back as a fresh device the guest resets (compsc_host_give_lost(),
+ * the rule the variant driver follows), not through the source.
  */
 #include <linux/delay.h>
 #include <linux/device.h>
@@ -296,6 +297,20 @@ static void bench_give(struct bench_mig *m)
 	bench_kick_guest(m->bv->pdev);
 }
 
+/*
+ * The VF was reset for the destination and then the reset or the give
+ * failed: released with a bump and no state, the guest resets and
+ * replays. The source's hold ends here; its walk back gives nothing back.
+ */
+static void bench_give_lost(struct bench_mig *m)
+{
+	compsc_host_give_lost(&m->area, -COMPSC_ENOSTATE);
+	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
+	m->src.ctx &= ~COMPSC_MIG_C_HELD;
+	m->dst.ctx &= ~COMPSC_MIG_C_LOADED;
+	bench_kick_guest(m->bv->pdev);
+}
+
 /* ---- the arcs ------------------------------------------------------------------ */
 
 /* Carry out @actions (COMPSC_MIG_A_*) in their documented order. */
@@ -377,9 +392,11 @@ static void bench_arcs(struct bench_mig *m)
 	if (!m->err && !m->req->abort) {
 		bench_walk(m, &m->src, bench_src_done);
 		bench_reset_vf(m);
+		if (!m->err)
+			bench_walk(m, &m->dst, bench_dst_run);
+		if (m->err)	/* reset: nothing of the guest's state is left */
+			bench_give_lost(m);
 	}
-	if (!m->err && !m->req->abort)
-		bench_walk(m, &m->dst, bench_dst_run);
 	if (m->err || m->req->abort)	/* the source keeps its device */
 		bench_walk(m, &m->src, bench_src_resume);
 }

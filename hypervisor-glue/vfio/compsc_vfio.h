@@ -53,6 +53,12 @@ static_assert(sizeof(struct cvf_env) == 32);
 #define CVF_FAULT_STATE	1
 #define CVF_FAULT_PRE	2
 
+/* fault_give (test only, debugfs): which step of the next hand-over fails */
+#define CVF_FAULT_GIVE_PF	1	/* the PF's import (-ENOSPC) */
+#define CVF_FAULT_GIVE_MAP	2	/* the area's mapping; a second one works */
+#define CVF_FAULT_GIVE_NOMAP	3	/* every mapping of the area */
+#define CVF_FAULT_GIVE_BAR	4	/* the VF's BAR (-EIO) */
+
 /* The guest's area, pinned and mapped for one migration. */
 struct cvf_area {
 	struct compsc_host_area h;	/* h.va: the area inside the mapping */
@@ -137,6 +143,7 @@ struct cvf_dev {
 	bool deferred_reset;	/* a reset came while state_mutex was held */
 	/* bounds a take made on the size query (mig.c); takes state_mutex */
 	struct delayed_work hold_work;
+	u32 fault_give;		/* CVF_FAULT_GIVE_*, debugfs; xchg, no lock */
 };
 
 static inline struct cvf_dev *cvf_from_vdev(struct vfio_device *vdev)

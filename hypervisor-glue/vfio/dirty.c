@@ -146,6 +146,7 @@ void cvf_log_debugfs_add(struct cvf_dev *cvf)
 	debugfs_create_file("result", 0444, dir, cvf, &cvf_result_fops);
 	debugfs_create_file("timeline", 0444, dir, cvf, &cvf_timeline_fops);
 	debugfs_create_file("pf", 0444, dir, cvf, &cvf_pf_fops);
+	debugfs_create_u32("fault_give", 0600, dir, &cvf->fault_give);
 }
 
 void cvf_log_debugfs_del(struct cvf_dev *cvf)

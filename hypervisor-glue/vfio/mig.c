@@ -16,6 +16,10 @@
  * a pre-copy that does not switch over gives the guest its device back.
  * One that timed out there defers the switch-over and is tried again
  * (compsc_mig_take_timed_out()), a few times per migration.
+ *
+ * A hand-over that fails at the destination does fail its arc (QEMU then
+ * resets the VF and starts the vCPUs), but never leaves the guest's area
+ * held: cvf_give() hands the device back as one the guest resets.
  */
 #include <linux/file.h>
 #include <linux/jiffies.h>

@@ -588,35 +588,97 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 	return err;
 }
 
+/*
+ * The hand-over failed, after the source's take travelled HELD in the
+ * guest's area: the guest must still get its device back, as a fresh one
+ * it resets and configures (compsc_host_give_lost()). With the area not
+ * mapped (the mapping was what failed) it is mapped once more from the
+ * envelope alone; should that fail too, only the guest's own bound on a
+ * hold (COMPSC_HOLD_MAX_MS) gives it back.
+ */
+static void cvf_give_lost(struct cvf_dev *cvf, struct cvf_area *a, int err,
+			  u32 fault)
+{
+	struct cvf_area *again = NULL;
+	u32 size;
+	u64 gpa;
+
+	if (!a && fault != CVF_FAULT_GIVE_NOMAP &&
+	    !cvf_env_parse(cvf, cvf->loaded, cvf->loaded_len, CVF_ENV_STATE,
+			   &gpa, &size)) {
+		again = cvf_area_get(cvf, gpa, size);
+		a = IS_ERR(again) ? NULL : again;
+	}
+	if (!a) {
+		dev_err(&cvf_pdev(cvf)->dev,
+			"hand-over failed (%d) and the guest's area is out of reach: the guest takes its device back after %u s\n",
+			err, COMPSC_HOLD_MAX_MS / 1000);
+		return;
+	}
+	compsc_host_give_lost(&a->h, -COMPSC_ENOSTATE);
+	dev_err(&cvf_pdev(cvf)->dev,
+		"hand-over failed (%d): the guest gets its device back to reset and configure\n",
+		err);
+	if (!IS_ERR_OR_NULL(again))
+		cvf_area_put(cvf, again);
+}
+
+/* fault_give (test only, debugfs): the step of this hand-over that fails */
+static int cvf_give_pf(struct cvf_dev *cvf, int early, u32 fault)
+{
+	if (fault == CVF_FAULT_GIVE_PF) {
+		dev_warn(&cvf_pdev(cvf)->dev, "fault_give: PF import refused\n");
+		return -ENOSPC;
+	}
+	return early && cvf->pre_applied ? cvf->pre_whole :
+	       compsc_host_pf_apply(cvf_pdev(cvf), &cvf->view, true);
+}
+
+static struct cvf_area *cvf_give_area(struct cvf_dev *cvf, int *early,
+				      u32 fault)
+{
+	if (fault == CVF_FAULT_GIVE_MAP || fault == CVF_FAULT_GIVE_NOMAP) {
+		dev_warn(&cvf_pdev(cvf)->dev, "fault_give: area not mapped\n");
+		return ERR_PTR(-ENOMEM);
+	}
+	return cvf_load_area(cvf, cvf->loaded, cvf->loaded_len, &cvf->view,
+			     early);
+}
+
 /**
  * cvf_give() - RUNNING_P2P -> RUNNING on the destination: the loaded state
  * goes into the area, the PF takes the VF-in-PF state, the version is
  * bumped, the write side released and the VF's interrupts raised.
  * @cvf: the device; state_mutex held, a checked stream loaded
  *
+ * Whatever fails, the guest gets its device back to reset
+ * (cvf_give_lost()): QEMU resets the VF and starts the vCPUs anyway.
+ *
  * Return: 0 or -errno (the device then goes to ERROR).
  */
 int cvf_give(struct cvf_dev *cvf)
 {
+	u32 fault = xchg(&cvf->fault_give, 0);
 	struct compsc_area_ctl *ctl;
 	bool host_cfg, whole;
 	struct cvf_area *a;
 	int err, early;
 
-	a = cvf_load_area(cvf, cvf->loaded, cvf->loaded_len, &cvf->view,
-			  &early);
-	if (IS_ERR(a))
+	a = cvf_give_area(cvf, &early, fault);
+	if (IS_ERR(a)) {
+		cvf_give_lost(cvf, NULL, PTR_ERR(a), fault);
 		return PTR_ERR(a);
+	}
 	/* 1: the PF holds the VF's whole state, the host may configure it */
-	err = early && cvf->pre_applied ? cvf->pre_whole :
-	      compsc_host_pf_apply(cvf_pdev(cvf), &cvf->view, true);
+	err = cvf_give_pf(cvf, early, fault);
 	if (err < 0)
-		goto out;
+		goto lost;
 	whole = err > 0;
 	cvf->tl.config_early = early && cvf->pre_applied;
-	err = cvf_bar_get(cvf);	/* the kick below raises the VF's interrupts */
+	/* the kick below raises the VF's interrupts */
+	err = fault == CVF_FAULT_GIVE_BAR ? -EIO : cvf_bar_get(cvf);
 	if (err)
-		goto out;
+		goto lost;
 	compsc_host_give(&a->h, &cvf->view, cvf->logging, true);
 	cvf_stats_load(cvf, &cvf->view);
 	ctl = compsc_host_ctl(&a->h);
@@ -632,6 +694,9 @@ int cvf_give(struct cvf_dev *cvf)
 	cvf->ctx &= ~COMPSC_MIG_C_LOADED;
 	cvf->pre_applied = false;	/* the guest's now: keep it */
 	err = 0;
+	goto out;
+lost:
+	cvf_give_lost(cvf, a, err, fault);
 out:
 	cvf_area_put(cvf, a);
 	return err;
