@@ -454,26 +454,40 @@ static void compsc_vf_tl_restored(struct compsc_vf *vf, u64 t0)
 	set_bit(COMPSC_VF_TL_RX, &vf->flags);
 }
 
+/* Why a restore resets the device instead of shifting rings (@n < 0) */
+static const char *compsc_vf_reset_why(int n, int lost)
+{
+	if (lost)
+		return compsc_strerror(lost);
+	return n == -ENOENT ? "ring heads not saved" :
+	       n == -EOPNOTSUPP ? "memory moved and receive frames cannot be dropped" :
+	       "bad saved ring state";
+}
+
 /* Once per migration, inside the read side, every other context backing
  * off. The device is fresh: bring the PF side back, then shift the rings
  * and restore queue and interrupt registers. No buffer is freed and no
- * packet replayed; the driver's own reset path does not run. Returns the
- * rings restored (0: interface down; negative: the driver resets).
+ * packet replayed; the driver's own reset path does not run. A hand-over
+ * without state (compsc_read_state_lost(): the destination's give failed,
+ * or the guest took back a device no host gave back) has no saved value
+ * to restore from: the PF side is reset and replayed, then the driver
+ * resets. Returns the rings restored (0: interface down; negative: the
+ * driver resets).
  */
 static int compsc_vf_restore(struct compsc_vf *vf)
 {
+	int lost = compsc_read_state_lost(&vf->reader);
 	u64 t0 = ktime_get_ns();
 	int n;
 
 	vf->restores++;
 	vf->restore_msgs = compsc_vf_restore_pf(vf);
 	compsc_vf_stats_rebase(vf);
-	n = compsc_vf_shift_rings(vf);
+	n = lost ? -ENODATA : compsc_vf_shift_rings(vf);
 	if (n < 0) {
+		vf->state_lost += !!lost;
 		dev_warn(vf->dev, "CompSC: %s, resetting\n",
-			 n == -ENOENT ? "ring heads not saved" :
-			 n == -EOPNOTSUPP ? "memory moved and receive frames cannot be dropped" :
-			 "bad saved ring state");
+			 compsc_vf_reset_why(n, lost));
 		vf->netdev->netdev_ops->ndo_tx_timeout(vf->netdev, 0);
 	} else if (n > 0) {
 		vf->ops->restore_queues(vf);
@@ -544,13 +558,45 @@ void compsc_vf_leave(struct compsc_vf *vf)
 	compsc_read_leave(&vf->reader);
 }
 
+/* The guest's bound on a hold: COMPSC_HOLD_MAX_MS of its own running
+ * time with the writer held at every look (the paths that wait look at
+ * least once a second; any of them starts or ends the count). No host
+ * holds a running guest's device that long: the one that took it is gone
+ * (a destination that could not even reach the area to release it). The
+ * device is taken back as lost, and the next entry restores by a reset
+ * and a replay. Returns whether it was taken back.
+ */
+static bool compsc_vf_give_up(struct compsc_vf *vf)
+{
+	unsigned long since = READ_ONCE(vf->held_since);
+
+	if (le32_to_cpu(READ_ONCE(vf->reader.ctl->writer)) !=
+	    COMPSC_WRITER_HELD) {
+		WRITE_ONCE(vf->held_since, 0);
+		return false;
+	}
+	if (!since) {
+		WRITE_ONCE(vf->held_since, jiffies | 1);	/* 0: not held */
+		return false;
+	}
+	if (time_before(jiffies, since + msecs_to_jiffies(COMPSC_HOLD_MAX_MS)))
+		return false;
+	WRITE_ONCE(vf->held_since, 0);
+	if (!compsc_reader_give_up(&vf->reader))
+		return false;
+	dev_warn(vf->dev, "CompSC: the host held the device for %u s: taken back\n",
+		 COMPSC_HOLD_MAX_MS / 1000);
+	return true;
+}
+
 /* The host holds the device for a bounded blackout: keep waiting, but say
- * so if it takes unreasonably long.
+ * so if it takes unreasonably long, and no longer than the bound on a hold.
  */
 void compsc_vf_enter_wait(struct compsc_vf *vf)
 {
 	while (compsc_vf_enter(vf, COMPSC_VF_WAIT_MS))
-		dev_warn(vf->dev, "CompSC: host holds the device, still waiting\n");
+		if (!compsc_vf_give_up(vf))
+			dev_warn(vf->dev, "CompSC: host holds the device, still waiting\n");
 }
 
 void compsc_vf_enter_reset(struct compsc_vf *vf)
@@ -969,8 +1015,10 @@ static void compsc_vf_task(struct work_struct *work)
 		return;
 	if (__compsc_vf_enter(vf, 1000)) {
 		compsc_vf_hold_txq(vf);
+		compsc_vf_give_up(vf);
 		goto requeue;
 	}
+	WRITE_ONCE(vf->held_since, 0);
 	compsc_vf_leave(vf);
 
 	retry = 1;
@@ -1191,6 +1239,7 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_rx_stale_dropped",
 	"compsc_cfg_deferred",
 	"compsc_first_rx_us",
+	"compsc_state_lost",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -1220,4 +1269,5 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[13] = vf->rx_dropped;
 	data[14] = vf->cfg_deferred;
 	data[15] = vf->first_rx_us;
+	data[16] = vf->state_lost;
 }

@@ -241,6 +241,12 @@ enum {
  * @host_restores: restores whose PF side the host had configured
  * @replay_nacks: replayed messages the new PF refused
  * @resets: the driver's own resets (a migration must not cause one)
+ * @state_lost: hand-overs without state (a destination whose give failed,
+ *	or a hold the guest gave up on): each one resets the driver
+ * @held_since: jiffies (| 1) the waiting paths first saw the host holding
+ *	the device without a break, 0 if not; bounds the hold
+ *	(COMPSC_HOLD_MAX_MS). Racy by design: a lost update only moves the
+ *	bound by one look
  * @rx_dropped: receive descriptors dropped by restores because guest
  *	memory moved after the old device wrote them (see @rx_drop)
  * @cfg: COMPSC_VF_CFG_* changes the task applies (RTNL)
@@ -293,6 +299,8 @@ struct compsc_vf {
 	u64 host_restores;
 	u64 replay_nacks;
 	u64 resets;
+	u64 state_lost;
+	unsigned long held_since;
 	u64 rx_dropped;
 	unsigned long cfg;
 	u8 mac_applied[ETH_ALEN];
@@ -578,7 +586,7 @@ static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 
 /* ---------------------------------------------------------------- ethtool -S */
 
-#define COMPSC_VF_STATS_LEN	16
+#define COMPSC_VF_STATS_LEN	17
 /** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
 static inline int compsc_vf_stats_len(struct compsc_vf *vf)
 {
