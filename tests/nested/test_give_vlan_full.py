@@ -1,0 +1,105 @@
+"""A real refusal at the hand-over: the guest adds a VLAN during pre-copy,
+so the stop-copy state carries its configuration again, and after the
+destination checked it (the destination QEMU waits with -S) the VF's PF
+runs out of VLAN filters (L1's own igbvf on the VF the guest left takes
+every free VLVF entry). The PF's import at the hand-over then refuses
+(ENOSPC); the guest gets its device back to reset and replay, answers the
+peer, migrates again once the table has room, and `rmmod igbvf` returns."""
+import time
+
+from nested import DST_PORT, MIG_PORT, SRC_PORT, VFIO_PARAMS, answers
+
+DEBUGFS = "/sys/kernel/debug/compsc_vfio"
+IF = "$(ls /sys/class/net | grep -v '^lo$' | head -1)"
+SLOW = {"max-bandwidth": 2 << 20}       # bytes/s: pre-copy lasts many seconds
+FAST = {"max-bandwidth": 1 << 30}
+STOCK_IGBVF = "/lib/compsc/drivers/igbvf-upstream/igbvf.ko"
+FILL = range(2000, 2040)                # more VLANs than the VLVF table holds
+
+
+def _pf(l1, bdf):
+    out = l1.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
+                f"cat {DEBUGFS}/{bdf}/pf").out
+    return dict(line.split("=", 1) for line in out.split() if "=" in line)
+
+
+def _wait_vlans(l1, bdf, n):
+    t0 = time.monotonic()
+    while int(_pf(l1, bdf).get("nr_vlans", 0)) < n:
+        assert time.monotonic() - t0 < 90, f"{bdf}'s PF never held {n} VLANs: {_pf(l1, bdf)}"
+        time.sleep(1)
+
+
+def _vlan(l1, name, vid):
+    l1.l2_run(name, f"ip link add link {IF} name vl{vid} type vlan id {vid}")
+
+
+def _fill_vlvf(l1, bdf):
+    """The VF @bdf (no VM on it any more) to L1's stock igbvf, which asks
+    its PF for VLAN filters until none is left."""
+    l1.sh(f"echo igbvf > /sys/bus/pci/devices/{bdf}/driver_override; "
+          f"echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; "
+          f"[ -d /sys/module/igbvf ] || insmod {STOCK_IGBVF}; "
+          f"echo {bdf} > /sys/bus/pci/drivers_probe; modprobe 8021q; "
+          f"i=$(ls /sys/bus/pci/devices/{bdf}/net); ip link set $i up; "
+          f"for v in {' '.join(map(str, FILL))}; do "
+          f"ip link add link $i name f$v type vlan id $v 2>/dev/null; done; true", timeout=300)
+
+
+def _unfill_vlvf(l1, bdf):
+    l1.sh(f"for v in {' '.join(map(str, FILL))}; do ip link del f$v 2>/dev/null; done; "
+          f"echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; rmmod igbvf; true")
+    assert l1.sh(f"l1_bind {bdf}").out.strip().endswith("compsc_vfio")
+
+
+def test_give_vlan_full(l1, peer):
+    l1.l2_start("src", l1.vf0, SRC_PORT)
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-S -incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_l2_up("src")
+    assert answers(peer) >= 3
+    for vid in (300, 301):
+        _vlan(l1, "src", vid)
+    _wait_vlans(l1, l1.vf0, 2)
+    before = l1.l2_stat_now("src")
+    mark = len(l1.sh("dmesg").out)
+    l1.sh(f"echo {1 << 40} > {VFIO_PARAMS}/fault_size")
+    try:
+        l1.migrate_start(params=SLOW)
+        l1.wait_dmesg(mark, r"pre-copy configuration applied", timeout=120)
+        # a change after the pre-copy chunk: the state carries it again
+        _vlan(l1, "src", 302)
+        _wait_vlans(l1, l1.vf0, 3)
+        assert l1.qmp(SRC_PORT, "query-migrate")["status"] == "active"
+    finally:
+        l1.sh(f"echo 0 > {VFIO_PARAMS}/fault_size")
+    l1.qmp(SRC_PORT, "migrate-set-parameters", **FAST)
+    res = l1.migrate_wait()
+    assert res["status"] == "completed", res
+    tl = l1.sh(f"cat {DEBUGFS}/{l1.vf0}/timeline").out
+    assert "config_resent=1" in tl, tl
+
+    # checked at the destination; now the VLVF table fills, then the guest starts
+    l1.l2_stop("src")
+    l1.vf_own_mac(0)
+    _fill_vlvf(l1, l1.vf0)
+    l1.qmp(DST_PORT, "cont")
+    got = answers(peer)
+    log = l1.sh("dmesg").out[mark:]
+    assert got >= 3, "the guest never answered after the refused import\n" + \
+        log[-1500:] + l1.l2_log("dst")[-1500:]
+    assert "hand-over failed (-28)" in log, log[-3000:]
+    mid = l1.wait_l2_restores("dst", int(before["compsc_restores"]) + 1)
+    assert int(mid["compsc_state_lost"]) == int(before["compsc_state_lost"]) + 1, (before, mid)
+
+    # with room again, the next migration carries the state as usual
+    _unfill_vlvf(l1, l1.vf0)
+    l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_incoming(SRC_PORT)
+    res = l1.migrate(src=DST_PORT, dst=SRC_PORT)
+    assert res["status"] == "completed", res
+    l1.vf_own_mac(1)
+    after = l1.wait_l2_restores("src", int(mid["compsc_restores"]) + 1)
+    assert int(after["compsc_state_lost"]) == int(mid["compsc_state_lost"]), (mid, after)
+    assert answers(peer) >= 3, l1.l2_log("src")[-3000:]
+    l1.l2_run("src", "rmmod igbvf", timeout=120)
+    l1.assert_kernels_clean("src", "dst")
