@@ -1,0 +1,44 @@
+"""A hand-over whose destination cannot map the guest's area at all
+(compsc_vfio's debugfs fault_give 3: every mapping fails) leaves no host
+that can release the hold the source's take left in guest memory. The
+guest's own bound ends it: once the writer has been held for
+COMPSC_HOLD_MAX_MS (120 s) of its running time the driver takes its device
+back, resets and replays, and answers the peer; `rmmod igbvf` returns."""
+import re
+import time
+
+from nested import ALL_DIRTY, DST_PORT, SRC_PORT, answers
+
+DEBUGFS = "/sys/kernel/debug/compsc_vfio"
+FAULT_NOMAP = 3
+HOLD_MAX_S = 120
+
+
+def test_give_unreachable(l1, peer):
+    l1.l2_pair(peer)
+    before = l1.l2_stat_now("src")
+    l1.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
+          f"echo {FAULT_NOMAP} > {DEBUGFS}/{l1.vf1}/fault_give")
+    mark = len(l1.sh("dmesg").out)
+    res = l1.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=DST_PORT)
+    print(f"nested: migration {res['status']}")
+    log = l1.wait_dmesg(mark, r"hand-over failed", timeout=120)
+    assert "out of reach" in log, log[-3000:]
+    t0 = time.monotonic()
+    l1.vf_own_mac(0)
+    lost = int(before["compsc_state_lost"]) + 1
+    stats = l1.wait_l2_stat("dst", "compsc_state_lost", timeout=HOLD_MAX_S + 120,
+                            pred=lambda s: int(s.get("compsc_state_lost", 0)) >= lost)
+    print(f"nested: the guest took its device back within {time.monotonic() - t0:.0f} s"
+          " of the failed hand-over")
+    after = next(s for s in stats if int(s.get("compsc_state_lost", 0)) >= lost)
+    assert int(after["compsc_state_lost"]) == lost, (before, after)
+    assert int(after["compsc_restores"]) == int(before["compsc_restores"]) + 1, (before, after)
+    assert answers(peer) >= 3, l1.l2_log("dst")[-3000:]
+    # (warnings do not reach the L2's quiet console)
+    dmesg = l1.l2_run("dst", "dmesg")
+    assert re.search(r"CompSC: the host held the device for \d+ s: taken back", dmesg), \
+        dmesg[-3000:]
+    assert "hand-over without state (held too long), resetting" in dmesg, dmesg[-3000:]
+    l1.l2_run("dst", "rmmod igbvf", timeout=120)
+    l1.assert_kernels_clean("src", "dst")
