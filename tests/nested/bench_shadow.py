@@ -138,8 +138,8 @@ def guest_uptime(l1: L1, name: str) -> float:
 class TcpLoad:
     """A TCP stream (iperf3 at 2 Mbit/s, peer to L2) across all of a
     mode's migrations, so that every mode but compsc carries the same load
-    (the guest's vCPU is the bench's bottleneck: tests/nested/README.md,
-    "A guest that falls silent"); whether it survived is the mode's "tcp"."""
+    (under NESTED_ACCEL=tcg the guest's vCPU is the bench's bottleneck);
+    whether it survived is the mode's "tcp"."""
 
     def start_tcp(self, name: str) -> None:
         """The stream to the L2 now running as @name."""

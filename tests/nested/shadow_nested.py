@@ -38,13 +38,12 @@ L1_UPLINK = True
 # 6.1, named so the choice is explicit: native PCIe hotplug (pciehp) would
 # wait 5 s after the attention button before it let the device go.
 ACPI_HP = "-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=on"
-# The ping stream's interval. Each echo costs the guest's one vCPU under
-# TCG inside TCG: every 50 ms took a quarter of it in softirq (2026-11-29,
-# README "A guest that falls silent"); every 200 ms still times a gap of
-# 30-40 s to within 1 %.
+# The ping stream's interval. Each echo costs the guest's one vCPU, and
+# under NESTED_ACCEL=tcg every 50 ms took a quarter of it in softirq;
+# every 200 ms still times a gap of a few seconds to within 10 %.
 PING_S = 0.2
 # The TCP stream's rate in the tests: 2 Mbit/s with that ping stream kept
-# the vCPU 89 % busy, a third of it in softirq (2026-11-29); bench-shadow
+# a TCG vCPU 89 % busy, a third of it in softirq; bench-shadow
 # keeps the 2 Mbit/s its table was measured with (Streams' @rate).
 TCP_RATE = "500K"
 CONFIGURE_S = 600           # the guest's 29 group joins (configure)
@@ -387,7 +386,7 @@ def pace(l1, name: str) -> dict:
     when l2-init's loop waits for it), and "vcpu", the median share of the
     vCPU's time busy and of it in softirq (l2-init's "cpu:" ticks; None
     before two lines with them). A vCPU near 1.0 leaves l2-init's commands
-    waiting (README "A guest that falls silent")."""
+    waiting."""
     stats = l1.l2_stats(name)
     ups = [float(st["up"]) for st in stats]
     every = _median([b - a for a, b in zip(ups, ups[1:])])
