@@ -265,6 +265,8 @@ int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 				    timeout_ns);
 	if (err)
 		return err;
+	/* no one else writes it while we hold the word */
+	a->held_version = le64_to_cpu(READ_ONCE(ctl->version));
 	if (!compsc_writer_device_restored(a->va, ctl)) {
 		compsc_writer_abort(ctl);
 		return -COMPSC_ENOTRESTORED;
@@ -277,21 +279,65 @@ int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 COMPSC_EXPORT(compsc_host_take);
 
 /**
+ * compsc_host_held() - is the device still held by this host's take?
+ * @a: the checked area a compsc_host_take() held
+ *
+ * The guest bounds a hold (COMPSC_HOLD_MAX_MS of its running time) and
+ * then takes its device back (compsc_reader_give_up()): the writer word
+ * leaves HELD with a CAS and the version moves on. From then on the
+ * device is the guest's and changes: a save would hand the destination a
+ * stale state as the guest's, a give-back would restart queues the guest
+ * has reset. Called with the vCPUs stopped (stop-copy) the answer holds
+ * until they run again; a guest stopped between its CAS and its release
+ * reads ENDING, not HELD.
+ *
+ * Return: 0 (held by this take: HELD, the version it took) or
+ * -COMPSC_EABANDONED.
+ */
+int compsc_host_held(const struct compsc_host_area *a)
+{
+	const struct compsc_area_ctl *ctl = compsc_host_ctl(a);
+
+	if (le32_to_cpu(READ_ONCE(ctl->writer)) != COMPSC_WRITER_HELD ||
+	    le64_to_cpu(READ_ONCE(ctl->version)) != a->held_version)
+		return -COMPSC_EABANDONED;
+	return 0;
+}
+COMPSC_EXPORT(compsc_host_held);
+
+/**
  * compsc_host_giveback() - the source keeps its device: queues restarted
  * (unless a reset already took them), the result published, the write
  * side released without a version bump; the glue then kicks the guest
  * @a: the checked area, held
  * @d: the device
  * @status: 0 or -COMPSC_E*, for the guest's log (host_status)
+ *
+ * The hold's end is claimed first (HELD -> ENDING, a CAS; the guest's
+ * give-up makes the same one): a guest that took its device back wins it
+ * or already has, and then nothing is written, to the device or the area.
+ *
+ * Return: 0, or -COMPSC_EABANDONED: the guest took its device back, the
+ * glue leaves it alone (no kick).
  */
-void compsc_host_giveback(struct compsc_host_area *a,
-			  struct compsc_host_dev *d, int status)
+int compsc_host_giveback(struct compsc_host_area *a,
+			 struct compsc_host_dev *d, int status)
 {
 	struct compsc_area_ctl *ctl = compsc_host_ctl(a);
 
+	if (compsc_host_held(a) ||
+	    !compsc_cas32((__u32 *)&ctl->writer,
+			  cpu_to_le32(COMPSC_WRITER_HELD),
+			  cpu_to_le32(COMPSC_WRITER_ENDING))) {
+		d->stopped = false;	/* the guest's queues, not ours */
+		return -COMPSC_EABANDONED;
+	}
 	compsc_host_queues_restart(d);
 	WRITE_ONCE(ctl->host_status, cpu_to_le32((u32)status));
-	compsc_writer_abort(ctl);
+	mb();	/* the device accesses before the hand-back */
+	/* no bump: readers go on without a restore (compsc_writer_abort()) */
+	smp_store_release(&ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
+	return 0;
 }
 COMPSC_EXPORT(compsc_host_giveback);
 
@@ -392,7 +438,8 @@ COMPSC_EXPORT(compsc_host_replay_bytes);
  * @out: the stream
  * @cap: room in @out (COMPSC_HOST_STREAM_MAX always suffices)
  *
- * Return: the stream's length or -COMPSC_E* (a hostile replay log, no room).
+ * Return: the stream's length or -COMPSC_E* (a hostile replay log, no room,
+ * -COMPSC_EABANDONED: the guest took its device back, compsc_host_held()).
  */
 int compsc_host_save(const struct compsc_host_area *a,
 		     const struct compsc_host_dev *d,
@@ -405,6 +452,10 @@ int compsc_host_save(const struct compsc_host_area *a,
 	struct compsc_stream_writer w;
 	int ret;
 
+	/* a device the guest took back is its own, changed since the take */
+	ret = compsc_host_held(a);
+	if (ret)
+		return ret;
 	compsc_host_read_state(a, d, s->regs, s->ctrs);
 	ret = compsc_host_pack_replay(a, s->replay, s->replay + room);
 	if (ret < 0)

@@ -4,8 +4,12 @@
  *
  * Words and what protects them:
  *  - ctl->writer: the device owner. Taken by the host with a CAS
- *    (FREE -> HELD), so two host threads never both own the device; the
- *    guest only reads it.
+ *    (FREE -> HELD), so two host threads never both own the device. A
+ *    hold ends by a CAS too (HELD -> FREE, or HELD -> ENDING -> FREE when
+ *    the hand-back writes more): the host's abort and releases, and the
+ *    guest's give-up, the only write the guest makes to it. So a guest
+ *    that took its device back is never handed it back, or held again,
+ *    by a late write of the host's take, and the other way round.
  *  - ctl->version: written only by the host that holds ctl->writer, read by
  *    the guest to notice a migration. Published with release after the
  *    saved state, read with acquire (weakly ordered CPUs).
@@ -219,31 +223,63 @@ int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 COMPSC_EXPORT(compsc_writer_acquire);
 
 /*
- * Release order, paired with the acquires of compsc_read_tryenter(): the
- * host's device accesses (mb(): MMIO) and the saved state it wrote into
- * the area, then the version, then FREE. A reader that sees the new
- * version sees the saved state; one that sees FREE sees the version.
+ * The end of a hold is claimed with a CAS: 1 if the caller now ends it
+ * (ENDING), 0 if it was not held. With @free_ok a word already FREE counts
+ * as claimed (a host releasing a word nobody held: the unit tests, the
+ * stand-in's own area): the outcome is the same bump. Never one that
+ * reads ENDING: the guest is ending that hold itself.
  */
-void compsc_writer_release(struct compsc_area_ctl *ctl)
+static int __compsc_writer_end(struct compsc_area_ctl *ctl, int free_ok)
+{
+	if (compsc_cas32((__u32 *)&ctl->writer, cpu_to_le32(COMPSC_WRITER_HELD),
+			 cpu_to_le32(COMPSC_WRITER_ENDING)))
+		return 1;
+	return free_ok && le32_to_cpu(READ_ONCE(ctl->writer)) ==
+			  COMPSC_WRITER_FREE;
+}
+
+/*
+ * Release order, paired with the acquires of compsc_read_tryenter(): the
+ * device accesses (mb(): MMIO) and the saved state written into the area,
+ * then the version, then FREE. A reader that sees the new version sees
+ * the saved state; one that sees FREE sees the version.
+ */
+static void __compsc_writer_bump(struct compsc_area_ctl *ctl)
 {
 	u64 v = le64_to_cpu(READ_ONCE(ctl->version));
 
-	mb();	/* the host's device accesses before the hand-back */
+	mb();	/* the device accesses before the hand-back */
 	smp_store_release(&ctl->version, cpu_to_le64(v + 1));
 	/* a reader that sees FREE sees the new version */
 	smp_store_release(&ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
 }
+
+/*
+ * A hold the guest took back (ENDING: its give-up) stays its own: its
+ * bump follows, and its restore resets, using no saved value.
+ */
+void compsc_writer_release(struct compsc_area_ctl *ctl)
+{
+	if (__compsc_writer_end(ctl, 1))
+		__compsc_writer_bump(ctl);
+}
 COMPSC_EXPORT(compsc_writer_release);
 
+/*
+ * Only from HELD: a guest that took its device back keeps it, and a late
+ * abort of the host's take must not cut the guest's own hand-back short.
+ */
 void compsc_writer_abort(struct compsc_area_ctl *ctl)
 {
 	mb();	/* the host's device accesses before the hand-back */
-	/* pairs with compsc_read_tryenter()'s acquire */
-	smp_store_release(&ctl->writer, cpu_to_le32(COMPSC_WRITER_FREE));
+	/* a full barrier: pairs with compsc_read_tryenter()'s acquire */
+	compsc_cas32((__u32 *)&ctl->writer, cpu_to_le32(COMPSC_WRITER_HELD),
+		     cpu_to_le32(COMPSC_WRITER_FREE));
 }
 COMPSC_EXPORT(compsc_writer_abort);
 
-void compsc_writer_release_lost(struct compsc_area_ctl *ctl, int status)
+/* The hand-back without state, its end claimed. */
+static void __compsc_writer_lost(struct compsc_area_ctl *ctl, int status)
 {
 	u32 flags = le32_to_cpu(READ_ONCE(ctl->flags));
 
@@ -252,7 +288,13 @@ void compsc_writer_release_lost(struct compsc_area_ctl *ctl, int status)
 	WRITE_ONCE(ctl->flags, cpu_to_le32(flags));
 	WRITE_ONCE(ctl->host_status, cpu_to_le32((u32)status));
 	/* its release orders both before the bump the restorer acquires */
-	compsc_writer_release(ctl);
+	__compsc_writer_bump(ctl);
+}
+
+void compsc_writer_release_lost(struct compsc_area_ctl *ctl, int status)
+{
+	if (__compsc_writer_end(ctl, 1))
+		__compsc_writer_lost(ctl, status);
 }
 COMPSC_EXPORT(compsc_writer_release_lost);
 
@@ -268,16 +310,18 @@ int compsc_read_state_lost(const struct compsc_reader *r)
 COMPSC_EXPORT(compsc_read_state_lost);
 
 /*
- * A host that releases at the same moment bumps the version too: the
- * guest then restores once, to the later version, by a reset if either
- * said the state is lost. Both are safe: the device is the guest's either
- * way and a reset never uses a saved value.
+ * One CAS decides between the guest and a host ending the hold at the
+ * same moment; the loser writes nothing. A guest that wins has ended the
+ * host's take for good: that host finds the word off HELD, or a version
+ * it did not take, and neither saves the device nor hands it back
+ * (compsc_host_held()). The guest's vCPU may stop between the CAS and
+ * FREE: the host's check then finds ENDING, which is not its hold either.
  */
 int compsc_reader_give_up(struct compsc_reader *r)
 {
-	if (le32_to_cpu(READ_ONCE(r->ctl->writer)) != COMPSC_WRITER_HELD)
+	if (!__compsc_writer_end(r->ctl, 0))
 		return 0;
-	compsc_writer_release_lost(r->ctl, -COMPSC_EABANDONED);
+	__compsc_writer_lost(r->ctl, -COMPSC_EABANDONED);
 	return 1;
 }
 COMPSC_EXPORT(compsc_reader_give_up);

@@ -60,6 +60,13 @@ compsc_static_assert(sizeof(struct compsc_area_hdr) == 64, "area hdr");
 /* Host-owned control line: written by the hypervisor, read by the guest. */
 #define COMPSC_WRITER_FREE	0u
 #define COMPSC_WRITER_HELD	1u	/* host owns (or is taking) the device */
+/*
+ * A hold being ended: whoever moved the word off HELD (a compare-and-swap,
+ * so only one of the host and the guest's give-up) writes the hand-back and
+ * then FREE; readers keep out meanwhile. Neither side can then end or write
+ * into a hold the other one ended.
+ */
+#define COMPSC_WRITER_ENDING	2u
 
 #define COMPSC_F_DIRTY_LOG	(1u << 0) /* mark DMA-written pages dirty */
 #define COMPSC_F_HOST_COUNTERS	(1u << 1) /* host self-emulates counters */

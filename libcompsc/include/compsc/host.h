@@ -13,6 +13,10 @@
  *                                            log, PF and host sections)
  *                compsc_host_giveback()     (failed or cancelled: the guest
  *                                            keeps its device, no bump)
+ *                compsc_host_held()         (before each of these: the
+ *                                            guest may have taken its
+ *                                            device back, and then neither
+ *                                            runs)
  *   destination: compsc_host_load()         (strict parse, matched against
  *                                            the destination's area)
  *                compsc_host_give()         (saved values into the area);
@@ -99,6 +103,9 @@ struct compsc_host_lists {
  * @size: bytes mapped
  * @hdr: checked copy of the header (every offset used comes from here)
  * @lists: checked copies of the lists
+ * @held_version: the version the writer word had when this host's take
+ *	held it (compsc_host_take()): a hold still this take's reads HELD
+ *	with it (compsc_host_held())
  */
 struct compsc_host_area {
 	void *va;
@@ -106,6 +113,7 @@ struct compsc_host_area {
 	u32 size;
 	struct compsc_area_hdr hdr;
 	struct compsc_host_lists lists;
+	u64 held_version;
 };
 
 /**
@@ -203,8 +211,9 @@ int compsc_host_log_covers(const struct compsc_range *r, u32 nr, u64 addr,
 
 int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 		     u64 timeout_ns);
-void compsc_host_giveback(struct compsc_host_area *a,
-			  struct compsc_host_dev *d, int status);
+int compsc_host_held(const struct compsc_host_area *a);
+int compsc_host_giveback(struct compsc_host_area *a,
+			 struct compsc_host_dev *d, int status);
 int compsc_host_save(const struct compsc_host_area *a,
 		     const struct compsc_host_dev *d,
 		     const struct compsc_ident *id, struct compsc_host_save *s,
@@ -283,6 +292,7 @@ int compsc_host_pf_export(struct pci_dev *vfdev,
 int compsc_host_pf_apply(struct pci_dev *vfdev,
 			 const struct compsc_stream_view *v, bool apply);
 int compsc_host_pf_forget(struct pci_dev *vfdev, bool probe);
+int compsc_host_pf_pause(struct pci_dev *vfdev, bool pause);
 bool compsc_host_vf_handover(struct pci_dev *vfdev, bool imported, u64 gpa,
 			     u32 size, struct compsc_area_ctl *ctl);
 #endif /* __KERNEL__ */
