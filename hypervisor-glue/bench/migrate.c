@@ -277,6 +277,7 @@ static void bench_spoil_rx_head(struct bench_mig *m)
 static void bench_give(struct bench_mig *m)
 {
 	struct compsc_area_ctl *ctl = compsc_host_ctl(&m->area);
+	int err;
 
 	if (bench_load_pf(m, true))
 		return;
@@ -289,6 +290,18 @@ static void bench_give(struct bench_mig *m)
 						      m->area.gpa,
 						      m->area.size, ctl);
 	bench_blackout(m);
+	/*
+	 * The guest runs through the blackout: one held past its bound took
+	 * its device back, and this hand-over would restore it from a state
+	 * it has moved on from. Failed instead: the VF was reset under it, so
+	 * the walk releases it as lost (bench_give_lost()).
+	 */
+	err = compsc_host_held(&m->area);
+	if (err) {
+		bench_fail(m, compsc_errno(err),
+			   "the guest took its device back during the blackout: not handed over");
+		return;
+	}
 	compsc_writer_release(ctl);
 	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
 	/* the source's hold ended with the destination's release */

@@ -136,6 +136,7 @@ struct cvf_dev {
 	u32 mig_done;		/* device states saved + hand-overs done here */
 	int mig_err;		/* the last one: 0 or -errno */
 	bool mig_aborted;	/* since then, one went back to the guest unfinished */
+	bool mig_taken_back;	/* its save failed: the guest had taken the device back */
 	bool in_reset;		/* a reset's cleanup runs: leave the VF alone */
 	bool closing;		/* the last fd's cleanup runs: the same */
 	/* reset_lock protects deferred_reset */

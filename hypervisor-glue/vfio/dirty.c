@@ -72,6 +72,7 @@ static int cvf_result_show(struct seq_file *s, void *unused)
 	if (err)
 		return err;
 	seq_printf(s, "migrations=%u\nstatus=%s\nerrno=%d\n", cvf->mig_done,
+		   cvf->mig_taken_back ? "taken_back" :
 		   cvf->mig_err ? "error" : cvf->mig_aborted ? "aborted" :
 		   cvf->mig_done ? "ok" : "none", cvf->mig_err);
 	cvf_state_mutex_unlock(cvf);

@@ -187,6 +187,7 @@ static void cvf_mig_result(struct cvf_dev *cvf, int err)
 		cvf->mig_done++;
 	cvf->mig_err = err;
 	cvf->mig_aborted = false;
+	cvf->mig_taken_back = false;
 }
 
 /*
@@ -232,6 +233,9 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 		if (err)
 			cvf_file_fail(cvf->save, err);
 		cvf_mig_result(cvf, err);
+		/* why, for `compsc devices`: the save says it once */
+		cvf->mig_taken_back = err && cvf->area &&
+				      compsc_host_held(&cvf->area->h);
 		err = 0;
 	}
 	if ((actions & COMPSC_MIG_A_SAVE_FAIL) && cvf->save) {

@@ -120,11 +120,14 @@ out_put:
  * last fd closes (cvf_close_device()): there is no guest to go on, often
  * one that migrated away, and restarted queues would DMA into its memory,
  * which in no-IOMMU mode may already be freed, until the core's reset.
+ * A guest that took its device back during the hold (COMPSC_HOLD_MAX_MS)
+ * keeps it as it is: nothing is written and no interrupt raised.
  */
 void cvf_giveback(struct cvf_dev *cvf)
 {
 	/* never inside a reset: it may hold memory_lock for write */
 	bool bar = !cvf->in_reset && !cvf->closing && !cvf_bar_get(cvf);
+	bool taken_back;
 
 	/* checked under memory_lock: a reset since then comes after us */
 	if (bar && cvf_reset_seen(cvf)) {
@@ -136,9 +139,13 @@ void cvf_giveback(struct cvf_dev *cvf)
 	if (cvf->closing)
 		dev_info(&cvf_pdev(cvf)->dev,
 			 "closed while held (its VM migrated away or quit): queues left stopped\n");
-	compsc_host_giveback(&cvf->area->h, &cvf->dev, 0);
+	taken_back = compsc_host_giveback(&cvf->area->h, &cvf->dev, 0);
+	if (taken_back)
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "the guest had taken its device back: left as it is\n");
 	if (bar) {
-		compsc_host_kick(&cvf->dev, false);
+		if (!taken_back)
+			compsc_host_kick(&cvf->dev, false);
 		cvf_bar_put(cvf);
 	}
 	cvf->ctx &= ~COMPSC_MIG_C_HELD;
@@ -241,13 +248,27 @@ static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
  * @buf: gets the data (kvmalloc'ed, the caller owns it)
  * @len: gets its length
  *
- * Return: 0 or -errno.
+ * The vCPUs are stopped: a guest that has not taken its device back by
+ * now cannot until the migration is over. One that has (a hold past
+ * COMPSC_HOLD_MAX_MS of its running time, e.g. hold_ms=0 and a long
+ * pre-copy) has used and changed the device since the take: what this
+ * host would save is stale, and restored at the destination it would
+ * corrupt the guest's state without a word. The save fails instead.
+ *
+ * Return: 0 or -errno (-ETIMEDOUT: the guest took its device back).
  */
 int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 {
 	struct cvf_save *s;
 	int ret;
 
+	ret = compsc_host_held(&cvf->area->h);
+	if (ret) {
+		dev_err(&cvf_pdev(cvf)->dev,
+			"the guest took its device back during the hold (over %u s with its vCPUs running): its state here is stale, not saved; the migration fails, the guest keeps its device\n",
+			COMPSC_HOLD_MAX_MS / 1000);
+		return compsc_errno(ret);
+	}
 	s = kvzalloc(sizeof(*s), GFP_KERNEL);
 	*buf = kvzalloc(CVF_DATA_MAX, GFP_KERNEL);
 	ret = -ENOMEM;

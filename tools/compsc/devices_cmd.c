@@ -60,8 +60,10 @@ static void dev_vf_text(const struct dev_vf *vf)
 
 	if (vf->restores >= 0)
 		snprintf(restores, sizeof(restores), "%lld", vf->restores);
-	if (!strcmp(vf->mig_status, "error"))
-		snprintf(mig, sizeof(mig), "error (errno %d)", vf->mig_errno);
+	if (!strcmp(vf->mig_status, "error") ||
+	    !strcmp(vf->mig_status, "taken_back"))
+		snprintf(mig, sizeof(mig), "%s (errno %d)", vf->mig_status,
+			 vf->mig_errno);
 	else if (vf->mig_status[0] && vf->migrations > 0)
 		snprintf(mig, sizeof(mig), "%s (%lld migration%s)", vf->mig_status,
 			 vf->migrations, vf->migrations == 1 ? "" : "s");
