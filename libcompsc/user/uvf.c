@@ -143,6 +143,9 @@ int compsc_uvf_unregister(struct compsc_uvf *vf)
 static int __compsc_uvf_restore(struct compsc_uvf *vf)
 {
 	if (vf->ops->restore && !vf->ops->restore(vf)) {
+		if (compsc_uvf_state_lost(vf))
+			__atomic_fetch_add(&vf->state_lost, 1,
+					   __ATOMIC_RELAXED);
 		compsc_restore_done(&vf->reader);
 		__atomic_fetch_add(&vf->restores, 1, __ATOMIC_RELAXED);
 		return 0;
@@ -184,10 +187,18 @@ void compsc_uvf_leave(struct compsc_uvf *vf)
 	compsc_read_leave(&vf->reader);
 }
 
+int compsc_uvf_state_lost(const struct compsc_uvf *vf)
+{
+	return compsc_read_state_lost(&vf->reader);
+}
+
 int compsc_uvf_saved(struct compsc_uvf *vf, u32 i, u32 *val)
 {
 	if (!vf || !vf->area || i >= vf->nr_regs || !val)
 		return -COMPSC_EINVAL;
+	/* a past migration's, or nothing: never a ring shift from them */
+	if (compsc_uvf_state_lost(vf))
+		return -COMPSC_ENOSTATE;
 	*val = (u32)le64_to_cpu(READ_ONCE(compsc_area_saved(vf->area)[i]));
 	return 0;
 }
@@ -215,7 +226,9 @@ int compsc_uvf_ctr_final(struct compsc_uvf *vf, u32 i, u32 *final)
 	if (!vf || !vf->area || i >= vf->nr_ctrs || !final)
 		return -COMPSC_EINVAL;
 	c = &compsc_area_counters(vf->area)[i];
-	if (!(READ_ONCE(c->flags) & COMPSC_CTR_F_SAVED))
+	/* compsc_host_give_lost() clears them; a stale one is never absorbed */
+	if (compsc_uvf_state_lost(vf) ||
+	    !(READ_ONCE(c->flags) & COMPSC_CTR_F_SAVED))
 		return 0;
 	*final = le32_to_cpu(READ_ONCE(c->hw_final));
 	/* the host writes it only while it holds the device: not now */

@@ -82,6 +82,7 @@ struct compsc_uvf {
 	/* statistics, relaxed atomic adds: any thread may count */
 	u64 busy;		/* entries that found the host holding the device */
 	u64 restores;		/* restores that ran */
+	u64 state_lost;		/* of which hand-overs without state: a reset */
 	u64 restore_missing;	/* migrations found without a restore op */
 	u64 replay_lost;	/* acknowledged messages the full log could not keep */
 	u64 replay_nacks;	/* replayed messages the new PF refused */
@@ -145,9 +146,21 @@ void compsc_uvf_leave(struct compsc_uvf *vf);
 
 /*
  * For the driver's restore op (inside the read side, the host gone):
+ * compsc_uvf_state_lost() - 0, or the -COMPSC_E* code of a hand-over
+ * without state (compsc_read_state_lost(): the destination's give failed,
+ * or the guest took back a device no host gave back). The values in the
+ * area are then not this migration's: the restore resets the VF through
+ * its PF (the driver's reset handshake, then compsc_uvf_pf_replay()) and
+ * its queues, dropping what they held, as the kernel helper resets its
+ * driver. A restore op that succeeds on one counts in state_lost.
+ */
+int compsc_uvf_state_lost(const struct compsc_uvf *vf);
+/*
  * compsc_uvf_saved() - the value the host saved of register list entry @i
  * (compsc_uvf_desc.regs[i]) into *@val; -COMPSC_EINVAL when @i is not in
- * the list. Each call reads the area once: check the value you use.
+ * the list, -COMPSC_ENOSTATE after a hand-over without state (stale: a
+ * ring shifted by it would corrupt the rings). Each call reads the area
+ * once: check the value you use.
  */
 int compsc_uvf_saved(struct compsc_uvf *vf, u32 i, u32 *val);
 /*
@@ -161,7 +174,8 @@ int compsc_uvf_host_configured(const struct compsc_uvf *vf);
  * (compsc_uvf_desc.ctrs[i]) had when the host took the device, into
  * *@final. 1: saved, and consumed (never absorb it twice); 0: the host did
  * not save it (what the old device counted since the driver's last read
- * is lost); -COMPSC_EINVAL: no such counter.
+ * is lost; always after a hand-over without state); -COMPSC_EINVAL: no
+ * such counter.
  */
 int compsc_uvf_ctr_final(struct compsc_uvf *vf, u32 i, u32 *final);
 /* compsc_uvf_mem_copied() - 1 when guest memory came from another host (COMPSC_F_MEM_COPIED). */
