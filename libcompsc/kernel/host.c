@@ -266,6 +266,29 @@ int compsc_host_pf_forget(struct pci_dev *vfdev, bool probe)
 }
 EXPORT_SYMBOL_GPL(compsc_host_pf_forget);
 
+/**
+ * compsc_host_pf_pause() - the VF's PF stops all of its DMA (@pause) or
+ * gives back what it had, without touching the VF's registers or waiting
+ * for the guest (compsc_pf_ops.vf_pause)
+ * @vfdev: the VF
+ * @pause: stop, or give back
+ *
+ * Return: 0, -EOPNOTSUPP (the PF cannot) or the PF driver's -errno.
+ */
+int compsc_host_pf_pause(struct pci_dev *vfdev, bool pause)
+{
+	const struct compsc_pf_ops *ops;
+	struct pci_dev *pf = NULL;
+	int vf = -1, err = -EOPNOTSUPP;
+
+	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
+	if (ops && ops->vf_pause)
+		err = ops->vf_pause(pf, vf, pause);
+	compsc_vf_pf_ops_put(ops, pf);
+	return err;
+}
+EXPORT_SYMBOL_GPL(compsc_host_pf_pause);
+
 /* The VF's PF completes its reset handshake; false if it cannot. */
 static bool compsc_host_vf_enable(struct pci_dev *vfdev)
 {

@@ -64,6 +64,17 @@ struct compsc_pf_ops {
 	int (*vf_import_ext)(struct pci_dev *pf, int vf,
 			     const struct compsc_pf_vf_state *st,
 			     const struct compsc_pf_vf_xstate *x);
+	/*
+	 * Optional: stop all of @vf's DMA (@pause) through what only the PF
+	 * writes (the 82576's per-pool receive and transmit enables), or give
+	 * back what it had (!@pause), so that a VM paused in any state of its
+	 * driver gets its device back exactly as it left it: the host never
+	 * touches the VF's own registers, and never waits for the guest. Safe
+	 * in atomic context. A reset of the VF ends the pause (its driver sets
+	 * it up again, and the handshake enables it); enables the VF's own
+	 * handshake asks for meanwhile are given at the pause's end.
+	 */
+	int (*vf_pause)(struct pci_dev *pf, int vf, bool pause);
 };
 
 /** compsc_pf_register() - a PF driver announces itself (@ops may be NULL). */
