@@ -11,7 +11,9 @@
  * switch-over; the rest of the state only exists once the device is
  * taken. PRE_COPY also lets the host hear from the migration while the
  * guest's vCPUs still run, and take the device then
- * (compsc_mig_size_query()).
+ * (compsc_mig_size_query()); a host that offers it therefore tells a
+ * plain pause of the VM (RUNNING -> RUNNING_P2P) from a migration and
+ * pauses the device there instead of taking it.
  */
 #include "compsc/migstate.h"
 
@@ -50,17 +52,32 @@ static u32 compsc_mig_take(u32 ctx)
 }
 
 /*
+ * The vCPUs stop (RUNNING -> RUNNING_P2P). On a host with PRE_COPY every
+ * migration went through it and took the device there: this is a pause,
+ * and a take now, vCPUs stopped, could only wait for a reader caught
+ * inside. The PF stops the VF's DMA instead (see compsc/migstate.h).
+ */
+static u32 compsc_mig_stop_vcpus(u32 ctx)
+{
+	if (!(ctx & COMPSC_MIG_C_PRECOPY))
+		return compsc_mig_take(ctx);
+	return ctx & COMPSC_MIG_C_PAUSED ? 0 : COMPSC_MIG_A_PAUSE;
+}
+
+/*
  * Back to the guest: a loaded state is handed over with a version bump (the
  * destination); a device we only took goes back without one (the source
- * after a cancelled or failed migration).
+ * after a cancelled or failed migration); a pause ends.
  */
 static u32 compsc_mig_to_running(u32 ctx)
 {
+	u32 unpause = ctx & COMPSC_MIG_C_PAUSED ? COMPSC_MIG_A_UNPAUSE : 0;
+
 	if (ctx & COMPSC_MIG_C_LOADED)
-		return COMPSC_MIG_A_GIVE;
+		return COMPSC_MIG_A_GIVE | unpause;
 	if (ctx & COMPSC_MIG_C_HELD)
-		return COMPSC_MIG_A_ABORT;
-	return 0;
+		return COMPSC_MIG_A_ABORT | unpause;
+	return unpause;
 }
 
 /* Arcs in and out of the two PRE_COPY states. */
@@ -75,7 +92,8 @@ static u32 compsc_mig_precopy_arc(u32 from, u32 to, u32 ctx)
 		return COMPSC_MIG_A_SAVE_END;
 	if (to == COMPSC_MIG_PRE_COPY_P2P)	/* last chance, vCPUs may be paused */
 		return compsc_mig_take(ctx);
-	return 0;				/* PRE_COPY_P2P -> PRE_COPY */
+	/* PRE_COPY_P2P -> PRE_COPY: running again */
+	return ctx & COMPSC_MIG_C_PAUSED ? COMPSC_MIG_A_UNPAUSE : 0;
 }
 
 static u32 compsc_mig_stop_copy(u32 from, u32 ctx)
@@ -83,6 +101,10 @@ static u32 compsc_mig_stop_copy(u32 from, u32 ctx)
 	/* nothing held, no guest state to save: fail the data, not the arc */
 	u32 actions = ctx & COMPSC_MIG_C_HELD ? COMPSC_MIG_A_SAVE :
 						 COMPSC_MIG_A_SAVE_FAIL;
+
+	/* a paused VM's state asked for: take now, save what that holds */
+	if ((ctx & COMPSC_MIG_C_PAUSED) && compsc_mig_take(ctx))
+		actions = COMPSC_MIG_A_TAKE | COMPSC_MIG_A_SAVE;
 
 	/* from PRE_COPY_P2P the save fd is already open and stays the same */
 	if (from == COMPSC_MIG_STOP)
@@ -101,7 +123,7 @@ int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions)
 	else if (compsc_mig_is_precopy(from) || compsc_mig_is_precopy(to))
 		*actions = compsc_mig_precopy_arc(from, to, ctx);
 	else if (from == COMPSC_MIG_RUNNING)
-		*actions = compsc_mig_take(ctx);
+		*actions = compsc_mig_stop_vcpus(ctx);
 	else if (to == COMPSC_MIG_RUNNING)
 		*actions = compsc_mig_to_running(ctx);
 	else if (from == COMPSC_MIG_STOP_COPY)
@@ -112,7 +134,7 @@ int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions)
 			   COMPSC_MIG_A_LOAD;
 	else if (from == COMPSC_MIG_RESUMING)
 		*actions = COMPSC_MIG_A_LOAD_END;
-	/* STOP <-> RUNNING_P2P: the device is quiet either way */
+	/* STOP <-> RUNNING_P2P: the arc from RUNNING paused or took it */
 	return 0;
 }
 COMPSC_EXPORT(compsc_mig_arc);

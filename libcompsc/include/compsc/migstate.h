@@ -28,6 +28,8 @@
 #define COMPSC_MIG_C_HELD	(1u << 1) /* we hold the write side */
 #define COMPSC_MIG_C_LOADED	(1u << 2) /* a stream was loaded and checked */
 #define COMPSC_MIG_C_BACKOFF	(1u << 3) /* a hold expired a short while ago */
+#define COMPSC_MIG_C_PRECOPY	(1u << 4) /* this host offers PRE_COPY */
+#define COMPSC_MIG_C_PAUSED	(1u << 5) /* the VF's PF stopped its DMA */
 
 /*
  * How long a device taken in PRE_COPY may stay taken without the
@@ -42,6 +44,7 @@
 #define COMPSC_MIG_TAKE_RETRIES		3
 
 /* What the arc does (compsc_mig_arc() *@actions), in this order. */
+#define COMPSC_MIG_A_PAUSE	(1u << 11) /* the PF stops the VF's DMA */
 #define COMPSC_MIG_A_TAKE	(1u << 0) /* acquire (bounded), stop queues */
 #define COMPSC_MIG_A_SAVE_OPEN	(1u << 7) /* open the save fd, empty for now */
 #define COMPSC_MIG_A_SAVE_PRE	(1u << 10) /* the configuration into it as pre-copy data */
@@ -52,6 +55,7 @@
 #define COMPSC_MIG_A_LOAD_END	(1u << 4) /* strict parse + checks of what came */
 #define COMPSC_MIG_A_GIVE	(1u << 5) /* write state, bump, release, kick */
 #define COMPSC_MIG_A_ABORT	(1u << 6) /* restart queues, release, no bump */
+#define COMPSC_MIG_A_UNPAUSE	(1u << 12) /* the PF gives the VF's DMA back */
 #define COMPSC_MIG_A_DEFER	(1u << 9) /* size query: answer COMPSC_MIG_SIZE_DEFER */
 
 /*
@@ -71,6 +75,22 @@
  * arc fails, which would take the device from the very guest the refusal
  * protects. The failure travels in the data instead (A_SAVE_FAIL), so the
  * migration fails and the guest keeps its device untouched.
+ *
+ * A host that offers PRE_COPY (COMPSC_MIG_C_PRECOPY) takes the device on
+ * the size query of a migration, which goes through PRE_COPY; RUNNING ->
+ * RUNNING_P2P is then a plain pause of the VM (QMP stop, virsh suspend),
+ * with its vCPUs already stopped, possibly inside a read side. A take
+ * there could only wait for a reader that cannot leave, under the VMM's
+ * big lock, and on failure leave the device doing DMA in STOP. So a pause
+ * does not take: A_PAUSE has the VF's PF stop all of its DMA through what
+ * only the PF writes (no VF register the guest may be half-way through
+ * writing is touched, nothing waits for the guest), and the arc back to a
+ * running state gives it back (A_UNPAUSE): no version bump, no restore,
+ * the rings as they were. Should the paused VM's state be asked for
+ * (STOP_COPY: a migration or snapshot of a paused VM), the device is
+ * taken then (A_TAKE); A_SAVE with nothing held after that take fails the
+ * data as A_SAVE_FAIL does. A host without PRE_COPY (the bench stand-in)
+ * takes at RUNNING -> RUNNING_P2P.
  */
 int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions);
 
