@@ -103,7 +103,7 @@ struct cvf_dev {
 	/* state_mutex protects everything up to reset_lock */
 	struct mutex state_mutex;
 	u32 mig_state;		/* COMPSC_MIG_* == VFIO_DEVICE_STATE_* */
-	u32 ctx;		/* COMPSC_MIG_C_HELD / _LOADED */
+	u32 ctx;		/* COMPSC_MIG_C_HELD / _LOADED / _PAUSED */
 	unsigned long held_at;		/* jiffies of the size-query take */
 	unsigned long backoff_until;	/* jiffies; COMPSC_MIG_C_BACKOFF */
 	u32 holds_expired;		/* in this migration */
@@ -188,6 +188,8 @@ void cvf_file_disable(struct cvf_file *f);
 /* state.c */
 int cvf_take(struct cvf_dev *cvf);
 void cvf_giveback(struct cvf_dev *cvf);
+void cvf_pause(struct cvf_dev *cvf);
+void cvf_unpause(struct cvf_dev *cvf);
 int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len);
 int cvf_save_pre(struct cvf_dev *cvf, u8 **buf, size_t *len);
 int cvf_env_kind(const u8 *buf, size_t len);

@@ -69,6 +69,7 @@ void cvf_mig_cleanup(struct cvf_dev *cvf)
 	cvf_put_file(&cvf->load);
 	if (cvf->ctx & COMPSC_MIG_C_HELD)
 		cvf_giveback(cvf);
+	cvf_unpause(cvf);
 	cvf_area_put(cvf, cvf->area);
 	cvf->area = NULL;
 	cvf_pre_forget(cvf);
@@ -218,6 +219,8 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 	struct file *res = NULL;
 	int err = 0;
 
+	if (actions & COMPSC_MIG_A_PAUSE)
+		cvf_pause(cvf);
 	if (actions & COMPSC_MIG_A_TAKE)
 		cvf_try_take(cvf, "at the arc");
 	if (actions & COMPSC_MIG_A_SAVE_OPEN) {
@@ -227,6 +230,9 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 	}
 	if ((actions & COMPSC_MIG_A_SAVE_PRE) && cvf->save)
 		cvf_do_save_pre(cvf);
+	/* a paused VM's take (this arc's) failed: nothing to save */
+	if ((actions & COMPSC_MIG_A_SAVE) && !(cvf->ctx & COMPSC_MIG_C_HELD))
+		actions ^= COMPSC_MIG_A_SAVE | COMPSC_MIG_A_SAVE_FAIL;
 	/* a save that cannot be made fails the data, not the arc (see top) */
 	if ((actions & COMPSC_MIG_A_SAVE) && cvf->save) {
 		err = cvf_do_save(cvf);
@@ -270,12 +276,15 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 		err = cvf_give(cvf);
 		cvf_mig_result(cvf, err);
 	}
+	if (actions & COMPSC_MIG_A_UNPAUSE)
+		cvf_unpause(cvf);
 	return err ? ERR_PTR(err) : res;
 }
 
 static u32 cvf_ctx(struct cvf_dev *cvf)
 {
-	u32 ctx = cvf->ctx, size;
+	/* QEMU migrates through PRE_COPY, which this driver offers (main.c) */
+	u32 ctx = cvf->ctx | COMPSC_MIG_C_PRECOPY, size;
 	u64 gpa;
 
 	if (!compsc_vf_area_get(cvf_pdev(cvf), &gpa, &size))
@@ -286,20 +295,19 @@ static u32 cvf_ctx(struct cvf_dev *cvf)
 }
 
 /*
- * The timeline (debugfs): a migration starts as the device leaves RUNNING
- * (source) or RESUMING begins (destination); the vCPUs stop at the arc to
- * a P2P state from a running one.
+ * The timeline (debugfs): a migration starts as the device enters PRE_COPY
+ * (source) or RESUMING (destination); the vCPUs stop at the arc to
+ * PRE_COPY_P2P. A pause of the VM (RUNNING -> RUNNING_P2P) is no
+ * migration and leaves the last one's timeline alone.
  */
 static void cvf_timeline_arc(struct cvf_dev *cvf, u32 from, u32 next)
 {
 	if ((from == VFIO_DEVICE_STATE_RUNNING &&
-	     next != VFIO_DEVICE_STATE_RUNNING) ||
+	     next == VFIO_DEVICE_STATE_PRE_COPY) ||
 	    next == VFIO_DEVICE_STATE_RESUMING)
 		memset(&cvf->tl, 0, sizeof(cvf->tl));
-	if ((from == VFIO_DEVICE_STATE_RUNNING &&
-	     next == VFIO_DEVICE_STATE_RUNNING_P2P) ||
-	    (from == VFIO_DEVICE_STATE_PRE_COPY &&
-	     next == VFIO_DEVICE_STATE_PRE_COPY_P2P))
+	if (from == VFIO_DEVICE_STATE_PRE_COPY &&
+	    next == VFIO_DEVICE_STATE_PRE_COPY_P2P)
 		cvf->tl.stop_ns = ktime_get_ns();
 }
 

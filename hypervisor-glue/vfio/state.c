@@ -154,6 +154,55 @@ void cvf_giveback(struct cvf_dev *cvf)
 	cvf->data_len = 0;
 }
 
+/* ---- a paused VM ---------------------------------------------------------- */
+
+/**
+ * cvf_pause() - RUNNING -> RUNNING_P2P without a migration (QMP stop): the
+ * VF's PF stops all of its DMA
+ * @cvf: the device; state_mutex held
+ *
+ * The vCPUs are already stopped, maybe inside the guest driver's read side
+ * and half-way through a register sequence, so nothing here waits for the
+ * guest or writes the VF's registers: the PF turns the VF's pool off
+ * (compsc_pf_ops.vf_pause). A PF that cannot leaves the VF running: said
+ * once per pause, the VM's stop goes on.
+ */
+void cvf_pause(struct cvf_dev *cvf)
+{
+	int err = compsc_host_pf_pause(cvf_pdev(cvf), true);
+
+	if (err) {
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "the PF cannot pause this VF (%d): its DMA goes on while the VM is stopped\n",
+			 err);
+		return;
+	}
+	cvf->ctx |= COMPSC_MIG_C_PAUSED;
+}
+
+/**
+ * cvf_unpause() - the VM runs again: the PF gives the VF its DMA back as it
+ * was; the guest finds its rings, registers and version untouched
+ * @cvf: the device; state_mutex held
+ *
+ * Not when a reset of the VF is acted on or the last fd closes: the reset
+ * (vfio-pci resets the VF at close too) ends the pause in the PF, and
+ * enables given back before it would let a dead VM's queues DMA.
+ */
+void cvf_unpause(struct cvf_dev *cvf)
+{
+	int err = 0;
+
+	if (!(cvf->ctx & COMPSC_MIG_C_PAUSED))
+		return;
+	if (!cvf->in_reset && !cvf->closing)
+		err = compsc_host_pf_pause(cvf_pdev(cvf), false);
+	if (err)
+		dev_err(&cvf_pdev(cvf)->dev,
+			"the PF did not give the VF its DMA back: %d\n", err);
+	cvf->ctx &= ~COMPSC_MIG_C_PAUSED;
+}
+
 /* ---- source: save -------------------------------------------------------- */
 
 /* fault_corrupt (test only): spoil one byte of a @which chunk, once. */
