@@ -1,0 +1,102 @@
+"""A plain pause (QMP stop, then cont) under traffic is no migration: stop
+returns promptly, the VF does no DMA while the VM is stopped, and after cont
+the guest's traffic goes on with no CompSC restore, no driver reset, and
+nothing in compsc_vfio's record of the VF's last migration.
+
+The VF's registers are read from outside L1 (the outer QEMU's monitor reads
+L1's physical memory, VF0's BAR0 included): L1's kernel lets nobody map a
+BAR vfio-pci holds, and the L2 is stopped."""
+import asyncio
+import re
+import time
+
+from nested import L1, L2_IP, SRC_PORT
+
+ROUNDS = 10
+STOP_BOUND_S = 1.0      # QMP stop, from the command to QEMU's answer
+STOPPED_S = 2.0         # watched with the peer sending
+RESUME_BOUND_S = 5.0    # cont to the first ping reply
+# VF BAR0 offsets (82576 datasheet, igbvf's regs.h): what moves with DMA
+REGS = {"RDH0": 0x2810, "TDH0": 0x3810, "VFGPRC": 0x0f10, "VFGPTC": 0x0f14}
+# UDP datagrams to the L2 from the peer, 200 a second: receive DMA that
+# does not wait for the guest (ping's requests wait for its replies)
+UDP_BLAST = ("import socket, time\n"
+             "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+             "while True:\n"
+             f"    s.sendto(b'x' * 64, ('{L2_IP}', 9)); time.sleep(0.005)\n")
+
+
+def _bar0(l1) -> int:
+    return int(l1.sh(f"cat /sys/bus/pci/devices/{l1.vf0}/resource").out.split()[0], 16)
+
+
+def _regs(l1, bar: int) -> dict:
+    """VF0's DMA registers, read through the outer QEMU's monitor."""
+    out = {}
+    for name, off in REGS.items():
+        r = super(L1, l1).qmp("human-monitor-command",
+                              **{"command-line": f"xp /1wx {bar + off:#x}"})
+        out[name] = int(r.split(":")[1].split()[0], 16)
+    return out
+
+
+async def _timed(l1, command: str) -> float:
+    """Seconds QEMU took to answer @command (the connection made before)."""
+    client = await l1._qmp_connect(SRC_PORT, 30, f"QMP {command}")
+    try:
+        t0 = time.monotonic()
+        await asyncio.wait_for(client.execute(command), 60)
+        return time.monotonic() - t0
+    finally:
+        await client.disconnect()
+
+
+def _first_reply_after(ps, t: float, timeout: float) -> float:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        late = [rt for rt, _ in ps.replies() if rt > t]
+        if late:
+            return min(late) - t
+        time.sleep(0.1)
+    return float("inf")
+
+
+def test_pause(l1, peer):
+    l1.l2_start("src", l1.vf0, SRC_PORT)
+    l1.wait_l2_up("src")
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    before = l1.l2_stat_now("src")
+    record = l1.last_migrations()[l1.vf0]
+    bar = _bar0(l1)
+    mark = len(l1.sh("dmesg").out)
+    blast = peer.popen(["python3", "-c", UDP_BLAST])
+    rounds = []
+    with peer.ping_stream(L2_IP, interval=0.05) as ps:
+        time.sleep(3)
+        for i in range(ROUNDS):
+            stop_s = asyncio.run(_timed(l1, "stop"))
+            assert l1.l2_status(SRC_PORT) == "paused"
+            a = _regs(l1, bar)
+            time.sleep(STOPPED_S)
+            b = _regs(l1, bar)
+            t_cont = time.time()
+            cont_s = asyncio.run(_timed(l1, "cont"))
+            resume_s = _first_reply_after(ps, t_cont, RESUME_BOUND_S * l1.slow)
+            rounds.append((stop_s, cont_s, resume_s, a, b))
+            print(f"nested: pause {i}: stop {stop_s:.3f} s, cont {cont_s:.3f} s, "
+                  f"first reply {resume_s:.2f} s after cont; stopped: {a} -> {b}")
+            assert stop_s < STOP_BOUND_S, rounds[-1]
+            assert a == b, f"DMA while stopped: {a} -> {b}"
+            assert resume_s < RESUME_BOUND_S * l1.slow, rounds[-1]
+            time.sleep(1)
+    blast.kill()
+    after = l1.l2_stat_next("src")
+    log = l1.sh("dmesg").out[mark:]
+    print(f"nested: compsc_vfio during the pauses: {log.strip()[-1500:]!r}")
+    # a pause is not a migration: no take, no record of one
+    assert not re.search(r"device taken|device stays with the guest", log), log[-3000:]
+    assert l1.last_migrations()[l1.vf0] == record, (record, l1.last_migrations())
+    assert after["compsc_restores"] == before["compsc_restores"], (before, after)
+    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    l1.check_kernel_log()
