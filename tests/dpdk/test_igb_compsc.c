@@ -104,7 +104,7 @@ fake_tx(void *q, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /* The port's restore: what it was given, and what it answers */
-static int restore_calls, restore_ret, restore_copied;
+static int restore_calls, restore_ret, restore_copied, restore_resets;
 static uint32_t restore_heads[2 * IGB_COMPSC_QUEUES];
 
 static int
@@ -114,6 +114,10 @@ fake_restore(void *dev, const uint32_t *rx_head, const uint32_t *tx_head,
 	(void)dev;
 	restore_calls++;
 	restore_copied = mem_copied;
+	if (rx_head == NULL || tx_head == NULL) {	/* queues reset */
+		restore_resets++;
+		return restore_ret;
+	}
 	memcpy(restore_heads, rx_head, IGB_COMPSC_QUEUES * sizeof(*rx_head));
 	memcpy(restore_heads + IGB_COMPSC_QUEUES, tx_head,
 	       IGB_COMPSC_QUEUES * sizeof(*tx_head));
@@ -354,6 +358,55 @@ test_migrated_replayed(void)
 	igb_compsc_destroy(cs);
 	CHECK(pf.sends == 5 && pf.gpa == 0);
 	CHECK(rte_memzone_lookup("igbvf_compsc_2") == NULL);
+}
+
+/*
+ * A hand-over without state (the destination's give failed after the
+ * source's take, its area holding a past migration's heads): the first
+ * burst resets the VF through the new PF and replays, and has the port
+ * reset its queues instead of shifting them by those heads; counted in
+ * compsc_state_lost.
+ */
+static void
+test_migrated_lost(void)
+{
+	static const uint32_t stale[] = { 5, 0, 7, 0 };
+	const uint8_t mac[6] = { 0x02, 0x77, 0, 0, 0, 0x42 };
+	struct fake_pf pf = { 0 };
+	struct igb_compsc *cs = create(9, &pf);
+	struct compsc_area_hdr *a;
+	struct compsc_area_ctl *ctl;
+	struct compsc_slot *slots;
+	u32 n, i;
+
+	CHECK(cs != NULL && pool != NULL);
+	if (cs == NULL || pool == NULL)
+		return;
+	igb_compsc_set_bursts(cs, mbuf_rx, fake_tx);
+	igb_compsc_record_mac(cs, mac);
+	restore_calls = 0;
+	restore_resets = 0;
+	restore_ret = 0;
+	a = (void *)(uintptr_t)pf.gpa;
+	ctl = host_ctl(&pf, &slots, &n);
+	CHECK(compsc_writer_acquire(ctl, slots, n, &host_env, 10000000) == 0);
+	for (i = 0; i < 2 * IGB_COMPSC_QUEUES; i++)
+		compsc_area_saved(a)[i] = cpu_to_le64(stale[i]);
+	ctl->flags = cpu_to_le32(COMPSC_F_HOST_CONFIGURED);	/* travelled */
+	compsc_writer_release_lost(ctl, -COMPSC_ENOSTATE);
+
+	CHECK(rx_free(cs, 8) == 8);
+	CHECK(restore_calls == 1 && restore_resets == 1);
+	CHECK(pf.resets == 1);			/* the VF reset handshake */
+	CHECK(pf.sends == 3 && pf.types[1] == COMPSC_MBX_AREA &&
+	      pf.types[2] == 0x02);		/* area, then the MAC replayed */
+	CHECK(xstat(cs, "compsc_state_lost") == 1);
+	CHECK(xstat(cs, "compsc_restores") == 1);
+	CHECK(xstat(cs, "compsc_host_restores") == 0);
+	CHECK(xstat(cs, "compsc_rx_shift_total") == 0);
+	CHECK(rx_free(cs, 8) == 8 && restore_calls == 1);	/* once */
+	igb_compsc_destroy(cs);
+	CHECK(rte_memzone_lookup("igbvf_compsc_9") == NULL);
 }
 
 /* CompSC's xstats: names as the kernel igbvf's, values as counted */
@@ -637,6 +690,7 @@ main(int argc, char **argv)
 				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	test_migrated_replayed();
 	test_migrated_restored();
+	test_migrated_lost();
 	small_pool = rte_pktmbuf_pool_create("test_igb_small", 127, 0, 0,
 					     RTE_PKTMBUF_HEADROOM + 512,
 					     SOCKET_ID_ANY);
