@@ -5,12 +5,18 @@
  * no bus device, a BAR in memory and a mailbox that answers at once.
  */
 #define ALLOW_INTERNAL_API	/* rte_eth_dev_allocate(): a port with no bus */
+#define ALLOW_EXPERIMENTAL_API	/* rte_intr_instance_alloc(): its interrupt */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 
 #include <ethdev_driver.h>
+#include <ethdev_pci.h>
+#include <rte_cycles.h>
+#include <rte_interrupts.h>
 #include <rte_malloc.h>
 #include <rte_memzone.h>
 
@@ -21,6 +27,21 @@
 /* Every register of the VF's BAR (16 KiB), and room to spare */
 static uint8_t fake_bar[1 << 16] __rte_aligned(4096);
 
+/*
+ * The mailbox: a use takes a while (as the VFMAILBOX handshake does), and
+ * one that starts while another is under way is counted.
+ */
+static int mbx_inside, mbx_overlaps, mbx_irq_reads;
+
+static void
+fake_mbx_use(void)
+{
+	if (__atomic_fetch_add(&mbx_inside, 1, __ATOMIC_SEQ_CST) != 0)
+		__atomic_fetch_add(&mbx_overlaps, 1, __ATOMIC_SEQ_CST);
+	rte_delay_us_block(20);
+	__atomic_fetch_sub(&mbx_inside, 1, __ATOMIC_SEQ_CST);
+}
+
 /* The PF acknowledges whatever the port asks (here: the max frame) */
 static s32
 fake_mbx_write(struct e1000_hw *hw, u32 *msg, u16 size, u16 id)
@@ -29,6 +50,7 @@ fake_mbx_write(struct e1000_hw *hw, u32 *msg, u16 size, u16 id)
 	RTE_SET_USED(msg);
 	RTE_SET_USED(size);
 	RTE_SET_USED(id);
+	fake_mbx_use();
 	return E1000_SUCCESS;
 }
 
@@ -38,7 +60,16 @@ fake_mbx_read(struct e1000_hw *hw, u32 *msg, u16 size, u16 id)
 	RTE_SET_USED(hw);
 	RTE_SET_USED(id);
 	memset(msg, 0, size * sizeof(*msg));
+	fake_mbx_use();
 	return E1000_SUCCESS;
+}
+
+/* The interrupt handler's read of the PF's message (igbvf_mbx_process()) */
+static s32
+fake_mbx_irq_read(struct e1000_hw *hw, u32 *msg, u16 size, u16 id)
+{
+	__atomic_fetch_add(&mbx_irq_reads, 1, __ATOMIC_SEQ_CST);
+	return fake_mbx_read(hw, msg, size, id);
 }
 
 static struct e1000_hw *
@@ -174,4 +205,102 @@ fake_dev_write(void *dev, uint16_t idx, uint16_t len, uint8_t fill, int eop)
 	d->wb.upper.status_error = rte_cpu_to_le_32(E1000_RXD_STAT_DD |
 						    (eop ? E1000_RXD_STAT_EOP : 0));
 	return m;
+}
+
+/*
+ * The port's bus device: only its interrupt handle is used, a virtual
+ * device's (the interrupt thread neither reads nor acknowledges it)
+ */
+static struct rte_pci_device fake_pci;
+static int fake_efd = -1;
+
+int
+fake_port_attach(void *p, void *cs)
+{
+	struct rte_eth_dev *dev = p;
+	struct e1000_adapter *adapter = dev->data->dev_private;
+	struct e1000_hw *hw = fake_hw(dev);
+	struct rte_intr_handle *h;
+
+	h = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	fake_efd = eventfd(0, EFD_NONBLOCK);
+	if (h == NULL || fake_efd < 0 ||
+	    rte_intr_type_set(h, RTE_INTR_HANDLE_VDEV) != 0 ||
+	    rte_intr_fd_set(h, fake_efd) != 0)
+		return -1;
+	fake_pci.intr_handle = h;
+	dev->device = &fake_pci.device;
+	dev->intr_handle = h;
+	/*
+	 * What every interrupt finds: the mailbox's cause (EICR reads 0,
+	 * igb_ethdev.c's E1000_VTIVAR_MISC_MAILBOX) and a PF message
+	 */
+	E1000_WRITE_REG(hw, E1000_EICR, 0);
+	E1000_WRITE_REG(hw, E1000_VMBMEM(0), E1000_PF_CONTROL_MSG);
+	hw->mbx.ops.read = fake_mbx_irq_read;
+	adapter->compsc_mbx = hw->mbx.ops;
+	eth_igbvf_compsc_attach(dev, cs);
+	return rte_intr_callback_register(h, eth_igbvf_interrupt_handler, dev);
+}
+
+void
+fake_port_detach(void *p)
+{
+	struct rte_eth_dev *dev = p;
+
+	fake_port_interrupt_stop();
+	while (rte_intr_callback_unregister(fake_pci.intr_handle,
+					    eth_igbvf_interrupt_handler,
+					    dev) == -EAGAIN)
+		rte_delay_ms(1);
+	close(fake_efd);
+	fake_efd = -1;
+	rte_intr_instance_free(fake_pci.intr_handle);
+	fake_pci.intr_handle = NULL;
+}
+
+void
+fake_port_interrupt(void)
+{
+	uint64_t one = 1;
+
+	if (write(fake_efd, &one, sizeof(one)) != sizeof(one))
+		fprintf(stderr, "fake port: no interrupt raised\n");
+}
+
+void
+fake_port_interrupt_stop(void)
+{
+	uint64_t n;
+
+	if (read(fake_efd, &n, sizeof(n)) < 0)
+		n = 0;		/* not raised */
+}
+
+int
+fake_port_close(void *p)
+{
+	struct rte_eth_dev *dev = p;
+
+	return dev->dev_ops->dev_close(dev);
+}
+
+int
+fake_port_vlan(void *p, uint16_t vid, int on)
+{
+	struct rte_eth_dev *dev = p;
+
+	return dev->dev_ops->vlan_filter_set(dev, vid, on);
+}
+
+int
+fake_mbx_irq_reads(void)
+{
+	return __atomic_load_n(&mbx_irq_reads, __ATOMIC_SEQ_CST);
+}
+
+int
+fake_mbx_overlaps(void)
+{
+	return __atomic_load_n(&mbx_overlaps, __ATOMIC_SEQ_CST);
 }

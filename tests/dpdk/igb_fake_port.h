@@ -46,4 +46,26 @@ struct rte_mbuf *fake_dev_posted(void *dev, uint16_t idx);
 struct rte_mbuf *fake_dev_write(void *dev, uint16_t idx, uint16_t len,
 				uint8_t fill, int eop);
 
+/*
+ * The port runs with CompSC context @cs (igb_compsc_create()'s, priv
+ * @dev) as the PMD's init sets it up: its ops and mailbox wrappers, and
+ * its interrupt handler on an eventfd the EAL interrupt thread polls.
+ * Each interrupt finds a PF message (a reset notice) in the mailbox.
+ */
+int fake_port_attach(void *dev, void *cs);
+/* The interrupt callback unregistered, the eventfd closed */
+void fake_port_detach(void *dev);
+/*
+ * Raise the port's interrupt: it stays raised, and the interrupt thread
+ * runs the handler again and again, until fake_port_interrupt_stop().
+ */
+void fake_port_interrupt(void);
+void fake_port_interrupt_stop(void);
+/* The PMD's close and VLAN filter ops, as ethdev calls them */
+int fake_port_close(void *dev);
+int fake_port_vlan(void *dev, uint16_t vid, int on);
+/* The interrupt handler's mailbox reads, and mailbox uses that overlapped */
+int fake_mbx_irq_reads(void);
+int fake_mbx_overlaps(void);
+
 #endif /* _IGB_FAKE_PORT_H_ */
