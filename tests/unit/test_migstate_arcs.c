@@ -1,18 +1,5 @@
 /* Migration state machine: only VFIO single steps are legal, ERROR is a dead end, and source (with and without PRE_COPY), destination and cancel paths take exactly the protocol actions they must. */
-#include "check.h"
-#include <compsc/migstate.h>
-
-#define C_AREA	COMPSC_MIG_C_AREA
-#define C_HELD	COMPSC_MIG_C_HELD
-#define C_LOAD	COMPSC_MIG_C_LOADED
-
-static u32 act(u32 from, u32 to, u32 ctx)
-{
-	u32 a = 0xdead;
-
-	CHECK_EQ(compsc_mig_arc(from, to, ctx, &a), 0);
-	return a;
-}
+#include "migstate_util.h"
 
 int main(void)
 {

@@ -1,22 +1,10 @@
 /* A host with PRE_COPY pauses a paused VM's device through its PF instead of taking it, gives it back on the way to running, and takes it only if the paused VM's state is asked for. */
-#include "check.h"
-#include <compsc/migstate.h>
+#include "migstate_util.h"
 
-#define C_AREA	COMPSC_MIG_C_AREA
-#define C_HELD	COMPSC_MIG_C_HELD
-#define C_LOAD	COMPSC_MIG_C_LOADED
 #define C_PRE	COMPSC_MIG_C_PRECOPY
 #define C_PAUSE	COMPSC_MIG_C_PAUSED
 #define A_PAUSE	COMPSC_MIG_A_PAUSE
 #define A_UNPAUSE	COMPSC_MIG_A_UNPAUSE
-
-static u32 act(u32 from, u32 to, u32 ctx)
-{
-	u32 a = 0xdead;
-
-	CHECK_EQ(compsc_mig_arc(from, to, ctx, &a), 0);
-	return a;
-}
 
 int main(void)
 {
