@@ -198,9 +198,20 @@ VM_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT  := $(shell $(PYTHON) -c 'import pytest_timeout' 2>/dev/null && \
 		     echo --timeout=$(VM_TEST_TIMEOUT))
 
+# Test files run VM_JOBS at a time (pytest-xdist, --dist loadfile): each
+# worker boots its own session VM and peer namespace. A TCG guest keeps
+# about one core busy, so on 2 cores two at a time take little more than
+# half the time. VM_JOBS=1: one after another in this process (-s then
+# shows the tests' prints).
+VM_JOBS   ?= 2
+VM_PY      = $(call py_with,xdist)
+VM_PYTEST  = $(if $(filter-out 0 1,$(VM_JOBS)),$(VM_PY) -m pytest -n $(VM_JOBS) --dist loadfile \
+	     $(shell $(VM_PY) -c 'import pytest_timeout' 2>/dev/null && \
+		     echo --timeout=$(VM_TEST_TIMEOUT)),$(PYTHON) -m pytest $(PYTEST_TIMEOUT))
+
 vm-test: initramfs $(BENCH_WARN_KO)
-	cd $(BENCH) && $(BENCH_ENV) $(PYTHON) -m pytest -p no:cacheprovider -v -rs \
-		--durations=0 $(PYTEST_TIMEOUT) $(PYTEST_ARGS) .
+	cd $(BENCH) && $(BENCH_ENV) $(VM_PYTEST) -p no:cacheprovider -v -rs \
+		--durations=0 $(PYTEST_ARGS) .
 
 vm-shell: initramfs
 	$(BENCH_ENV) $(PYTHON) $(BENCH)/vmshell.py

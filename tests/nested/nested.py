@@ -545,7 +545,9 @@ class L1(VM):
                 return time.monotonic() - t0
             if early_boot_panic(log):
                 self._reboot_l2(name, log)
-            time.sleep(5)
+            # an L2 on KVM is up in a few seconds: a coarser poll would
+            # add its own wait to every test
+            time.sleep(1)
         raise BenchError(f"L2 {name} did not come up:\n{self.l2_log(name)[-3000:]}\n"
                          f"{self.sh(f'cat /run/{name}.qemu', check=False).out}")
 
@@ -700,7 +702,7 @@ class L1(VM):
                 raise BenchError(f"QEMU on port {port} never waited for a migration: {status}")
             time.sleep(1)
 
-    def migrate(self, timeout: float = 300, params: dict = None, poll: float = 2,
+    def migrate(self, timeout: float = 300, params: dict = None, poll: float = 0.5,
                 src: int = SRC_PORT, dst: int = DST_PORT) -> dict:
         """Migrate the L2 on @src to the one on @dst (started with -incoming)
         with migration @params; query-migrate's last answer (polled every
@@ -718,7 +720,7 @@ class L1(VM):
             self.qmp(port, "migrate-set-capabilities", capabilities=RETURN_PATH)
         self.qmp(src, "migrate", uri=f"tcp:127.0.0.1:{to}")
 
-    def migrate_wait(self, timeout: float = 300, poll: float = 2,
+    def migrate_wait(self, timeout: float = 300, poll: float = 0.5,
                      src: int = SRC_PORT) -> dict:
         """query-migrate on @src, polled every @poll s until the migration
         ends or @timeout s pass: its last answer ("status", "downtime" and

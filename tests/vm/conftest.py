@@ -1,4 +1,5 @@
-"""Fixtures for the VM suite: one peer + one booted VM with 2 VFs per session.
+"""Fixtures for the VM suite: one peer + one booted VM with 2 VFs per session
+(per pytest-xdist worker when the files run in parallel, mk/bench.mk).
 
 Tests that change the driver stack must leave the stock stack behind (use
 vm.restore_stock() in a finally). Every test is followed by a scan of the
@@ -10,6 +11,7 @@ are reported, never asserted.
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,41 @@ from compscvm import Bench, Peer, VM
 from stallreport import pytest_runtest_makereport  # noqa: F401 (the hook)
 
 _measurements = []
+# Under pytest-xdist each worker saves its measurements here at its end and
+# the controller's summary prints them all (the workers have no terminal).
+_SHARED = "COMPSC_MEASUREMENTS_DIR"
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):
+        os.environ[_SHARED] = str(Bench().runs / "workers")
+
+
+def pytest_sessionfinish(session):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker and _measurements:
+        out = Path(os.environ[_SHARED]) / f"{worker}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(_measurements) + "\n")
+
+
+def _all_measurements() -> list:
+    found = list(_measurements)
+    shared = Path(os.environ.get(_SHARED, "/nonexistent"))
+    for f in sorted(shared.glob("*.json")):
+        found += json.loads(f.read_text())
+    return found
+
+
+# The longest files (1-1.2 minutes each) start first, so that with two
+# workers (make vm-test, VM_JOBS) neither ends alone on one of them.
+LONGEST_FIRST = ("test_migrate_integrity.py", "test_shadow_swap.py",
+                 "test_migrate_tcp.py", "test_guest_stall.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST_FIRST)))
 
 
 def pytest_report_header(config):
@@ -108,15 +145,16 @@ def measure(request, measure_session):
 
 
 def pytest_terminal_summary(terminalreporter):
-    if not _measurements:
+    measurements = _all_measurements()
+    if not measurements:
         return
     tr = terminalreporter
     tr.section("bench measurements (TCG: noisy, compare within one run)")
-    for m in _measurements:
+    for m in measurements:
         v = m["value"]
         v = f"{v:.3f}" if isinstance(v, float) else str(v)
         tr.write_line(f"{m['test']:<40} {m['name']:<36} {v:>12} {m['unit']}")
     out = Bench().runs / "measurements.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(_measurements, indent=1) + "\n")
+    out.write_text(json.dumps(measurements, indent=1) + "\n")
     tr.write_line(f"saved to {out}")
