@@ -4,6 +4,7 @@
  * does not depend on the NIC (see compsc/vf.h). Linked into each driver
  * that uses it, never exported.
  */
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
@@ -13,24 +14,11 @@
 #include <linux/if_vlan.h>
 #include <linux/io.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <compsc/vf.h>
-
-bool compsc_vf_debug;
-module_param_named(compsc_debug, compsc_vf_debug, bool, 0444);
-MODULE_PARM_DESC(compsc_debug, "Warn on device access outside the CompSC read side");
-
-/*
- * Test hook: the next process-context entry (compsc_vf_enter(), e.g. the
- * driver's watchdog) stays inside the read side this long, as a guest
- * stuck there would, so that a test can show the host's take timing out
- * while the guest keeps its device. Consumed by the entry that serves it.
- */
-static unsigned int compsc_vf_stall_ms;
-module_param_named(compsc_stall_ms, compsc_vf_stall_ms, uint, 0644);
-MODULE_PARM_DESC(compsc_stall_ms, "Test only: stay inside the CompSC read side this long once");
 
 /* How often the task looks for a hand-back while the interface is down */
 #define COMPSC_VF_DOWN_POLL	HZ
@@ -41,13 +29,66 @@ void compsc_vf_kick(struct compsc_vf *vf)
 		mod_delayed_work(system_wq, &vf->task, 0);
 }
 
+/* The slots count every reader of this device: a check, not a proof
+ * that this context is the one inside.
+ */
 void compsc_vf_assert_held(struct compsc_vf *vf)
 {
+	if (!vf || !READ_ONCE(vf->assert_held))
+		return;
 	/* remove() tears down what it no longer reaches through the host */
-	WARN_ONCE(vf && compsc_vf_debug && atomic_read(&vf->inside) <= 0 &&
+	WARN_ONCE(!compsc_readers_inside(vf->reader.slots,
+					 vf->reader.nr_cpu_slots + 1) &&
 		  !test_bit(COMPSC_VF_STOPPING, &vf->flags),
 		  "%s: device access outside the CompSC read side\n",
 		  dev_name(vf->dev));
+}
+
+/* ---------------------------------------------------------------- debugfs */
+
+/*
+ * Debug and test knobs, one directory per device, <driver>/<PCI device>/
+ * in debugfs (the helper is linked into each driver, so the directory
+ * carries the driver's name; it comes with the first device and goes with
+ * the last):
+ *
+ * compsc_assert_held: compsc_vf_assert_held() warns (off by default)
+ * compsc_stall_ms: the next process-context entry (compsc_vf_enter(), e.g.
+ *	the driver's watchdog) stays inside the read side this long, as a
+ *	guest stuck there would, so that a test can show the host's take
+ *	timing out while the guest keeps its device; consumed by that entry
+ * compsc_hold_max_ms: the guest's bound on a hold (compsc_vf_give_up()),
+ *	COMPSC_HOLD_MAX_MS by default; a test shortens it
+ */
+static DEFINE_MUTEX(compsc_vf_debugfs_lock);	/* protects the two below */
+static struct dentry *compsc_vf_debugfs;
+static unsigned int compsc_vf_debugfs_users;
+
+static void compsc_vf_debugfs_add(struct compsc_vf *vf)
+{
+	struct dentry *dir;
+
+	mutex_lock(&compsc_vf_debugfs_lock);
+	if (!compsc_vf_debugfs_users++)
+		compsc_vf_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	dir = debugfs_create_dir(dev_name(vf->dev), compsc_vf_debugfs);
+	mutex_unlock(&compsc_vf_debugfs_lock);
+	debugfs_create_bool("compsc_assert_held", 0600, dir, &vf->assert_held);
+	debugfs_create_u32("compsc_stall_ms", 0600, dir, &vf->stall_ms);
+	debugfs_create_u32("compsc_hold_max_ms", 0600, dir, &vf->hold_max_ms);
+	vf->debugfs = dir;
+}
+
+/* Returns once no knob file is being read or written. */
+static void compsc_vf_debugfs_del(struct compsc_vf *vf)
+{
+	debugfs_remove_recursive(vf->debugfs);
+	mutex_lock(&compsc_vf_debugfs_lock);
+	if (!--compsc_vf_debugfs_users) {
+		debugfs_remove_recursive(compsc_vf_debugfs);
+		compsc_vf_debugfs = NULL;
+	}
+	mutex_unlock(&compsc_vf_debugfs_lock);
 }
 
 /* ---------------------------------------------------------------- counters */
@@ -518,7 +559,6 @@ static int __compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms)
 				(u64)timeout_ms * NSEC_PER_MSEC);
 	if (ret < 0)
 		return -EBUSY;
-	compsc_vf_dbg(vf, 1);
 	if (ret == COMPSC_READ_RESTORE) {
 		compsc_vf_restore(vf);
 		compsc_restore_done(&vf->reader);
@@ -528,7 +568,7 @@ static int __compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms)
 
 static void compsc_vf_stall(struct compsc_vf *vf)
 {
-	unsigned int ms = xchg(&compsc_vf_stall_ms, 0);
+	u32 ms = xchg(&vf->stall_ms, 0);
 
 	if (!ms)
 		return;
@@ -554,21 +594,22 @@ void compsc_vf_leave(struct compsc_vf *vf)
 {
 	if (!vf)
 		return;
-	compsc_vf_dbg(vf, -1);
 	compsc_read_leave(&vf->reader);
 }
 
-/* The guest's bound on a hold: COMPSC_HOLD_MAX_MS of its own running
- * time with the writer held at every look (the paths that wait look at
- * least once a second; any of them starts or ends the count). No host
- * holds a running guest's device that long: the one that took it is gone
- * (a destination that could not even reach the area to release it). The
- * device is taken back as lost, and the next entry restores by a reset
- * and a replay. Returns whether it was taken back.
+/* The guest's bound on a hold: COMPSC_HOLD_MAX_MS (a test may shorten
+ * it, debugfs compsc_hold_max_ms) of its own running time with the writer
+ * held at every look (the paths that wait look at least once a second;
+ * any of them starts or ends the count). No host holds a running guest's
+ * device that long: the one that took it is gone (a destination that
+ * could not even reach the area to release it). The device is taken back
+ * as lost, and the next entry restores by a reset and a replay. Returns
+ * whether it was taken back.
  */
 static bool compsc_vf_give_up(struct compsc_vf *vf)
 {
 	unsigned long since = READ_ONCE(vf->held_since);
+	u32 max_ms = READ_ONCE(vf->hold_max_ms);
 
 	if (le32_to_cpu(READ_ONCE(vf->reader.ctl->writer)) !=
 	    COMPSC_WRITER_HELD) {
@@ -579,13 +620,13 @@ static bool compsc_vf_give_up(struct compsc_vf *vf)
 		WRITE_ONCE(vf->held_since, jiffies | 1);	/* 0: not held */
 		return false;
 	}
-	if (time_before(jiffies, since + msecs_to_jiffies(COMPSC_HOLD_MAX_MS)))
+	if (time_before(jiffies, since + msecs_to_jiffies(max_ms)))
 		return false;
 	WRITE_ONCE(vf->held_since, 0);
 	if (!compsc_reader_give_up(&vf->reader))
 		return false;
 	dev_warn(vf->dev, "CompSC: the host held the device for %u s: taken back\n",
-		 COMPSC_HOLD_MAX_MS / 1000);
+		 max_ms / 1000);
 	return true;
 }
 
@@ -650,10 +691,8 @@ static bool compsc_vf_restore_here(struct compsc_vf *vf)
 bool __compsc_vf_tryenter_slow(struct compsc_vf *vf, int ret)
 {
 	if (ret == COMPSC_READ_RESTORE) {
-		if (compsc_vf_restore_here(vf)) {
-			compsc_vf_dbg(vf, 1);
+		if (compsc_vf_restore_here(vf))
 			return true;
-		}
 		compsc_read_exit(&vf->reader, smp_processor_id());
 		compsc_restore_cancel(&vf->reader);
 	}
@@ -1147,6 +1186,7 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 	vf->desc = desc;
 	vf->ops = ops;
 	vf->report = report;
+	vf->hold_max_ms = COMPSC_HOLD_MAX_MS;
 	spin_lock_init(&vf->log_lock);
 	vf->env.now_ns = compsc_vf_now_ns;
 	vf->env.relax = compsc_vf_relax;
@@ -1161,6 +1201,7 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 		return ERR_PTR(err);
 	}
 	compsc_vf_stats_init(vf);
+	compsc_vf_debugfs_add(vf);
 	netdev->ml_priv = vf;
 	compsc_vf_kick(vf);	/* the interface starts down */
 	dev_info(vf->dev, "CompSC: shared area of %u bytes registered\n",
@@ -1195,6 +1236,7 @@ void compsc_vf_remove(struct compsc_vf *vf)
 	if (!vf)
 		return;
 	set_bit(COMPSC_VF_STOPPING, &vf->flags);
+	compsc_vf_debugfs_del(vf);
 	cancel_delayed_work_sync(&vf->task);
 	vf->netdev->ml_priv = NULL;
 	/* The withdrawal is a mailbox message, so device access: inside the

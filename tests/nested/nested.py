@@ -68,6 +68,7 @@ ALL_DIRTY = {"downtime-limit": 1000, "avail-switchover-bandwidth": 1000 << 20}
 RETURN_PATH = [{"capability": "return-path", "state": True}]
 MIGRATION_ENDS = ("completed", "failed", "cancelled")
 VFIO_PARAMS = "/sys/module/compsc_vfio/parameters"
+MOUNT_DEBUGFS = "mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug"
 
 
 def _sh(*argv, **kw):

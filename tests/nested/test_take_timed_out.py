@@ -3,8 +3,9 @@ migration: compsc_vfio's take times out (take_timeout_ms), the switch-over
 is deferred (compsc_mig_take_timed_out(): the size query answers "too
 much to move", the guest keeps its device), and a size query after the
 back-off takes the device; the migration completes with the state carried
-(a CompSC restore, no driver reset). igbvf's test hook compsc_stall_ms
-keeps one reader (its watchdog task) inside the read side for 6 s.
+(a CompSC restore, no driver reset). igbvf's debugfs test hook
+compsc_stall_ms keeps one reader (its watchdog task) inside the read side
+for 6 s.
 
 A take that failed the migration instead would be the designed refusal,
 but a needless one: a busy guest (test_migrate_integrity's datagram
@@ -13,10 +14,11 @@ import re
 import time
 
 
-from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, TAKE_TIMEOUT_MS,
-                    VFIO_PARAMS as PARAMS)
+from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, MOUNT_DEBUGFS, SRC_PORT,
+                    TAKE_TIMEOUT_MS, VFIO_PARAMS as PARAMS)
 
-HOOK = "/sys/module/igbvf/parameters/compsc_stall_ms"
+# the L2's one VF (a glob: the shell does not expand it in a redirection)
+HOOK = "/sys/kernel/debug/igbvf/*/compsc_stall_ms"
 SERVED = "test hook: inside the read side for"
 TAKE_MS = 1000      # the module's default bound
 # Past the first size query, which comes within ~1 s of the start here
@@ -37,7 +39,8 @@ def test_take_timed_out(l1, peer):
         with peer.ping_stream(L2_IP, interval=0.5) as ps:
             # returns once igbvf's watchdog (every 2 s) sits in the hook;
             # the first size query comes well within STALL_MS of that
-            l1.l2_run("src", f"echo {STALL_MS} > {HOOK}; "
+            l1.l2_run("src", f"{MOUNT_DEBUGFS}; "
+                      f"for f in {HOOK}; do echo {STALL_MS} > $f; done; "
                       f"while ! dmesg | grep -q '{SERVED}'; do sleep 0.1; done")
             t0 = time.time()
             res = l1.migrate(params=ALL_DIRTY)

@@ -1,17 +1,17 @@
-"""A guest that stays inside the read side (igbvf's test hook compsc_stall_ms) makes the host's take time out: the migration fails with ETIMEDOUT, nothing is bumped, and the guest keeps its device and network; the next migration goes through."""
+"""A guest that stays inside the read side (igbvf's debugfs test hook compsc_stall_ms) makes the host's take time out: the migration fails with ETIMEDOUT, nothing is bumped, and the guest keeps its device and network; the next migration goes through."""
 
 import time
 
 from compscmig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
 
 STALL_MS = 4000
-HOOK = "/sys/module/igbvf/parameters/compsc_stall_ms"
+HOOK = "/sys/kernel/debug/igbvf/{bdf}/compsc_stall_ms"
+MOUNT_DEBUGFS = "mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug"
 SERVED = "test hook: inside the read side for"
 
 
 def _served_by(vm, vfs, served: int):
-    """The VF whose driver took the hook (the parameter is the module's:
-    whichever VF's watchdog comes first), once it has."""
+    """The VF whose driver took the hook, once it has."""
     deadline = time.time() + 10
     while True:
         lines = [ln for ln in vm.dmesg().splitlines() if SERVED in ln]
@@ -22,13 +22,14 @@ def _served_by(vm, vfs, served: int):
 
 
 def test_migrate_reader_stuck(vm, compsc_vfs, peer):
+    vf = compsc_vfs[0]
+    hook = HOOK.format(bdf=vf.bdf)
     served = vm.dmesg().count(SERVED)
-    before = {vf.bdf: ethtool_stats(vm, vf.ifname) for vf in compsc_vfs}
+    before = ethtool_stats(vm, vf.ifname)
     mark = vm.log_mark()
-    vm.run(f"echo {STALL_MS} > {HOOK}")
+    vm.run(f"{MOUNT_DEBUGFS}; echo {STALL_MS} > {hook}")
     # the driver's watchdog (every 2 s) is the entry that serves the hook
-    vf = _served_by(vm, compsc_vfs, served)
-    before = before[vf.bdf]
+    assert _served_by(vm, compsc_vfs, served).bdf == vf.bdf
     res = migrate(vm, vf, check=False, blackout_ms=0, timeout_ms=500)
     assert res["rc"] != 0 and res["status"] == "error", res
     assert res["errno"] == -110, res         # ETIMEDOUT
@@ -38,7 +39,7 @@ def test_migrate_reader_stuck(vm, compsc_vfs, peer):
     mid = ethtool_stats(vm, vf.ifname)
     assert mid["compsc_restores"] == before["compsc_restores"], (before, mid)
     assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
-    assert vm.run(f"cat {HOOK}").out.strip() == "0", "the hook served more than once"
+    assert vm.run(f"cat {hook}").out.strip() == "0", "the hook served more than once"
     # and the next migration, with nobody stuck, goes through
     res = migrate(vm, vf, blackout_ms=20)
     assert res["status"] == "ok", res

@@ -235,7 +235,6 @@ enum {
  * @report: the driver's statistics struct the counter totals go to
  * @flags: COMPSC_VF_* bits, atomic bitops
  * @busy: entries that found the host holding the device
- * @inside: readers inside; only counted with compsc_debug set
  * @dirty_pages: pages marked dirty (RX path, one NAPI context at a time)
  * @restores: migrations the device was restored after
  * @host_restores: restores whose PF side the host had configured
@@ -245,8 +244,14 @@ enum {
  *	or a hold the guest gave up on): each one resets the driver
  * @held_since: jiffies (| 1) the waiting paths first saw the host holding
  *	the device without a break, 0 if not; bounds the hold
- *	(COMPSC_HOLD_MAX_MS). Racy by design: a lost update only moves the
+ *	(@hold_max_ms). Racy by design: a lost update only moves the
  *	bound by one look
+ * @hold_max_ms: that bound, COMPSC_HOLD_MAX_MS unless a test shortened it
+ *	(debugfs)
+ * @stall_ms: test hook (debugfs): the next process-context entry stays
+ *	inside the read side this long; xchg, no lock
+ * @assert_held: compsc_vf_assert_held() warns (debugfs)
+ * @debugfs: this device's debugfs directory
  * @rx_dropped: receive descriptors dropped by restores because guest
  *	memory moved after the old device wrote them (see @rx_drop)
  * @cfg: COMPSC_VF_CFG_* changes the task applies (RTNL)
@@ -293,7 +298,6 @@ struct compsc_vf {
 	void *report;
 	unsigned long flags;
 	atomic64_t busy;
-	atomic_t inside;
 	u64 dirty_pages;
 	u64 restores;
 	u64 host_restores;
@@ -301,6 +305,10 @@ struct compsc_vf {
 	u64 resets;
 	u64 state_lost;
 	unsigned long held_since;
+	u32 hold_max_ms;
+	u32 stall_ms;
+	bool assert_held;
+	struct dentry *debugfs;
 	u64 rx_dropped;
 	unsigned long cfg;
 	u8 mac_applied[ETH_ALEN];
@@ -359,16 +367,10 @@ static inline struct compsc_vf *compsc_vf_of(struct net_device *netdev)
 
 /* ---------------------------------------------------------------- read side */
 
-/* compsc.compsc_debug: count readers so compsc_vf_assert_held() can warn */
-extern bool compsc_vf_debug;
-
-static inline void compsc_vf_dbg(struct compsc_vf *vf, int d)
-{
-	if (unlikely(compsc_vf_debug))
-		atomic_add(d, &vf->inside);
-}
-
-/** compsc_vf_assert_held() - with compsc_debug, warn on device access outside the read side. */
+/**
+ * compsc_vf_assert_held() - with debugfs compsc_assert_held set, warn on
+ * device access while no reader of the device is inside the read side.
+ */
 void compsc_vf_assert_held(struct compsc_vf *vf);
 
 bool __compsc_vf_tryenter_slow(struct compsc_vf *vf, int ret);
@@ -391,7 +393,6 @@ static inline bool compsc_vf_tryenter(struct compsc_vf *vf)
 	ret = compsc_read_tryenter(&vf->reader, smp_processor_id());
 	if (unlikely(ret))
 		return __compsc_vf_tryenter_slow(vf, ret);
-	compsc_vf_dbg(vf, 1);
 	return true;
 }
 
@@ -399,7 +400,6 @@ static inline void compsc_vf_exit(struct compsc_vf *vf)
 {
 	if (likely(!vf))
 		return;
-	compsc_vf_dbg(vf, -1);
 	compsc_read_exit(&vf->reader, smp_processor_id());
 	preempt_enable();
 }
