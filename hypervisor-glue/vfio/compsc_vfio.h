@@ -49,7 +49,7 @@ static_assert(sizeof(struct cvf_env) == 32);
 #define CVF_DATA_MAX	(sizeof(struct cvf_env) + COMPSC_HOST_STREAM_MAX)
 #define CVF_PRE_MAX	(sizeof(struct cvf_env) + COMPSC_PRECOPY_MAX)
 
-/* fault_corrupt (test only): which chunk gets one byte spoilt */
+/* fault_corrupt (test only, debugfs): which chunk gets one byte spoilt */
 #define CVF_FAULT_STATE	1
 #define CVF_FAULT_PRE	2
 
@@ -160,9 +160,11 @@ static inline struct pci_dev *cvf_pdev(struct cvf_dev *cvf)
 /* module parameters (main.c) */
 extern unsigned int cvf_take_timeout_ms;
 extern unsigned int cvf_hold_ms;
-extern unsigned long cvf_fault_size;
-extern unsigned int cvf_fault_corrupt;	/* CVF_FAULT_* */
 extern bool cvf_host_counters;
+
+/* test only, debugfs compsc_vfio/ (dirty.c) */
+extern unsigned long cvf_fault_size;
+extern u32 cvf_fault_corrupt;	/* CVF_FAULT_* */
 
 /* main.c */
 int cvf_init_dev(struct vfio_device *vdev);

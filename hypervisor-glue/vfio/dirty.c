@@ -33,6 +33,16 @@ static void (*cvf_bitmap_set)(struct iova_bitmap *bitmap, unsigned long iova,
 /* compsc_vfio/<BDF>/ per device: this logging session's counters */
 static struct dentry *cvf_debugfs;
 
+/*
+ * Test only, in compsc_vfio/ (no migration runs without DMA logging, so
+ * the knobs live with its directory): fault_corrupt spoils one byte of
+ * the next saved state (CVF_FAULT_STATE) or pre-copy chunk
+ * (CVF_FAULT_PRE); fault_size is added to the stop-copy size QEMU is
+ * told, so that pre-copy does not converge.
+ */
+u32 cvf_fault_corrupt;
+unsigned long cvf_fault_size;
+
 /**
  * cvf_log_get() - resolve what DMA logging needs from the VFIO core
  *
@@ -45,8 +55,13 @@ bool cvf_log_get(void)
 	if (!cvf_bitmap_set)
 		return false;
 	cvf_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	if (IS_ERR(cvf_debugfs))
+	if (IS_ERR(cvf_debugfs)) {
 		cvf_debugfs = NULL;	/* no counters, logging still works */
+		return true;
+	}
+	debugfs_create_u32("fault_corrupt", 0600, cvf_debugfs,
+			   &cvf_fault_corrupt);
+	debugfs_create_ulong("fault_size", 0600, cvf_debugfs, &cvf_fault_size);
 	return true;
 }
 

@@ -27,16 +27,6 @@ module_param_named(host_counters, cvf_host_counters, bool, 0444);
 MODULE_PARM_DESC(host_counters,
 		 "emulate the VF statistics registers so they continue across migrations (set on both hosts)");
 
-unsigned int cvf_fault_corrupt;
-module_param_named(fault_corrupt, cvf_fault_corrupt, uint, 0644);
-MODULE_PARM_DESC(fault_corrupt,
-		 "test only: flip one byte of the next saved state (1) or pre-copy chunk (2)");
-
-unsigned long cvf_fault_size;
-module_param_named(fault_size, cvf_fault_size, ulong, 0644);
-MODULE_PARM_DESC(fault_size,
-		 "test only: bytes added to the stop-copy size QEMU is told, so that pre-copy does not converge");
-
 static bool cvf_dma_logging = true;
 module_param_named(dma_logging, cvf_dma_logging, bool, 0444);
 MODULE_PARM_DESC(dma_logging,

@@ -205,7 +205,7 @@ void cvf_unpause(struct cvf_dev *cvf)
 
 /* ---- source: save -------------------------------------------------------- */
 
-/* fault_corrupt (test only): spoil one byte of a @which chunk, once. */
+/* fault_corrupt (test only, debugfs): spoil one byte of a @which chunk, once. */
 static void cvf_fault(struct cvf_dev *cvf, unsigned int which, u8 *buf,
 		      size_t len)
 {

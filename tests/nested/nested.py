@@ -68,6 +68,8 @@ ALL_DIRTY = {"downtime-limit": 1000, "avail-switchover-bandwidth": 1000 << 20}
 RETURN_PATH = [{"capability": "return-path", "state": True}]
 MIGRATION_ENDS = ("completed", "failed", "cancelled")
 VFIO_PARAMS = "/sys/module/compsc_vfio/parameters"
+# compsc_vfio's debugfs: the module's test-only knobs, a directory per VF
+VFIO_DEBUGFS = "/sys/kernel/debug/compsc_vfio"
 MOUNT_DEBUGFS = "mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug"
 
 
@@ -454,16 +456,23 @@ class L1(VM):
         switch over; leaving the block restores both. Yields the dmesg
         mark at the start."""
         hold0 = self.sh(f"cat {VFIO_PARAMS}/hold_ms").out.strip()
-        self.sh(f"echo {hold_ms} > {VFIO_PARAMS}/hold_ms; "
-                f"echo {1 << 40} > {VFIO_PARAMS}/fault_size")
+        self.sh(f"echo {hold_ms} > {VFIO_PARAMS}/hold_ms")
+        self.vfio_fault("fault_size", 1 << 40)
         try:
             yield len(self.sh("dmesg").out)
         finally:
-            self.sh(f"echo 0 > {VFIO_PARAMS}/fault_size; echo {hold0} > {VFIO_PARAMS}/hold_ms")
+            self.vfio_fault("fault_size", 0)
+            self.sh(f"echo {hold0} > {VFIO_PARAMS}/hold_ms")
 
     def release_hold(self) -> None:
         """Inside hold_open(): let the migration switch over."""
-        self.sh(f"echo 0 > {VFIO_PARAMS}/fault_size")
+        self.vfio_fault("fault_size", 0)
+
+    def vfio_fault(self, knob: str, value: int) -> None:
+        """Set one of compsc_vfio's test-only debugfs knobs for the module:
+        fault_size (bytes added to the stop-copy size QEMU is told) or
+        fault_corrupt (1: spoil the next saved state, 2: pre-copy chunk)."""
+        self.sh(f"{MOUNT_DEBUGFS}; echo {value} > {VFIO_DEBUGFS}/{knob}")
 
     def l2_consoles(self) -> dict:
         """{file: text} of every L2 console this L1 has had: the live ones

@@ -28,7 +28,6 @@ CPU = f"-cpu {VM.CPU}"
 INCOMING = f"-incoming tcp:127.0.0.1:{MIG_PORT}"
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
 PINGS = 20
-FAULT = "/sys/module/compsc_vfio/parameters/fault_corrupt"
 
 
 def _start(l1, port: int, vf: str, incoming: bool) -> None:
@@ -125,7 +124,7 @@ def test_dpdk_nested(l1, peer):
     _start(l1, DST_PORT, l1.vf1, incoming=True)
     l1.wait_incoming(DST_PORT)
     mark = len(l1.sh("dmesg").out)
-    l1.sh(f"echo 1 > {FAULT}")
+    l1.vfio_fault("fault_corrupt", 1)
     res = l1.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=DST_PORT)
     assert res["status"] == "failed", res
     dmesg = l1.sh("dmesg").out[mark:]

@@ -7,7 +7,7 @@ every free VLVF entry). The PF's import at the hand-over then refuses
 peer, migrates again once the table has room, and `rmmod igbvf` returns."""
 import time
 
-from nested import DST_PORT, MIG_PORT, SRC_PORT, VFIO_PARAMS, answers
+from nested import DST_PORT, MIG_PORT, SRC_PORT, answers
 
 DEBUGFS = "/sys/kernel/debug/compsc_vfio"
 IF = "$(ls /sys/class/net | grep -v '^lo$' | head -1)"
@@ -62,7 +62,7 @@ def test_give_vlan_full(l1, peer):
     _wait_vlans(l1, l1.vf0, 2)
     before = l1.l2_stat_now("src")
     mark = len(l1.sh("dmesg").out)
-    l1.sh(f"echo {1 << 40} > {VFIO_PARAMS}/fault_size")
+    l1.vfio_fault("fault_size", 1 << 40)
     try:
         l1.migrate_start(params=SLOW)
         l1.wait_dmesg(mark, r"pre-copy configuration applied", timeout=120)
@@ -71,7 +71,7 @@ def test_give_vlan_full(l1, peer):
         _wait_vlans(l1, l1.vf0, 3)
         assert l1.qmp(SRC_PORT, "query-migrate")["status"] == "active"
     finally:
-        l1.sh(f"echo 0 > {VFIO_PARAMS}/fault_size")
+        l1.vfio_fault("fault_size", 0)
     l1.qmp(SRC_PORT, "migrate-set-parameters", **FAST)
     res = l1.migrate_wait()
     assert res["status"] == "completed", res

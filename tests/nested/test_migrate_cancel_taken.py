@@ -22,7 +22,8 @@ def test_migrate_cancel_after_take(l1, peer):
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     before = l1.l2_stat_now("src")
     hold0 = l1.sh(f"cat {PARAMS}/hold_ms").out.strip()
-    l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms; echo {1 << 40} > {PARAMS}/fault_size")
+    l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms")
+    l1.vfio_fault("fault_size", 1 << 40)
     mark = len(l1.sh("dmesg").out)
     try:
         l1.migrate_start()
@@ -37,7 +38,8 @@ def test_migrate_cancel_after_take(l1, peer):
             # replies for a while after the cancel, to see when they resumed
             time.sleep(max(0, t_cancel + 8 - time.time()))
     finally:
-        l1.sh(f"echo 0 > {PARAMS}/fault_size; echo {hold0} > {PARAMS}/hold_ms")
+        l1.vfio_fault("fault_size", 0)
+        l1.sh(f"echo {hold0} > {PARAMS}/hold_ms")
     assert res["status"] == "cancelled", res
     log = l1.sh("dmesg").out[mark:]
     assert "given back to the guest" not in log, "the hold's bound ended it, not the cancel"

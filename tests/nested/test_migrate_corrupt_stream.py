@@ -1,14 +1,12 @@
 """A device state spoilt on the way is refused by the destination's variant driver during QEMU's load; the migration fails and the source L2 keeps its device and its state (no restore, no reset). So is a spoilt pre-copy chunk (the VF's configuration, refused as it arrives, before the switch-over), and the destination VF does not keep the configuration of a migration that never came."""
 from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT
 
-FAULT = "/sys/module/compsc_vfio/parameters/fault_corrupt"
-
 
 def _refused(l1, peer, before, fault, refusal):
     """Migrate with @fault spoiling one chunk: the migration fails on
     @refusal and the source L2 runs on with its device, untouched."""
     mark_log = len(l1.sh("dmesg").out)
-    l1.sh(f"echo {fault} > {FAULT}")
+    l1.vfio_fault("fault_corrupt", fault)
     res = l1.migrate(params=ALL_DIRTY)
     assert res["status"] == "failed", res
     mark = len(l1.l2_stats("src"))

@@ -27,7 +27,8 @@ def test_migrate_dst_killed(l1, peer):
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     before = l1.l2_stat_now("src")
     hold0 = l1.sh(f"cat {PARAMS}/hold_ms").out.strip()
-    l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms; echo {1 << 40} > {PARAMS}/fault_size")
+    l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms")
+    l1.vfio_fault("fault_size", 1 << 40)
     mark = len(l1.sh("dmesg").out)
     try:
         l1.migrate_start()
@@ -39,7 +40,8 @@ def test_migrate_dst_killed(l1, peer):
             res = l1.migrate_wait(timeout=120)
             time.sleep(6)
     finally:
-        l1.sh(f"echo 0 > {PARAMS}/fault_size; echo {hold0} > {PARAMS}/hold_ms")
+        l1.vfio_fault("fault_size", 0)
+        l1.sh(f"echo {hold0} > {PARAMS}/hold_ms")
     assert res["status"] == "failed", res
     back = [t for t, _ in ps.trace.replies if t >= t_kill]
     assert back, "the source never answered again: its device stayed taken"

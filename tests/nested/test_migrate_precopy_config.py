@@ -18,7 +18,6 @@ from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
 
 PF = "$(l1_pf)"
 DBG = "/sys/kernel/debug/compsc_vfio"
-PARAMS = "/sys/module/compsc_vfio/parameters"
 SLOW = {"max-bandwidth": 2 << 20}       # bytes/s: pre-copy lasts many seconds
 FAST = {"max-bandwidth": 1 << 30}
 MTU = 1400
@@ -78,7 +77,7 @@ def test_migrate_precopy_config(l1, peer):
     l1.vf_own_mac(1)
     assert _vf_macs(l1)[1] != _vf_macs(l1)[0]
     mark = len(l1.sh("dmesg").out)
-    l1.sh(f"echo {1 << 40} > {PARAMS}/fault_size")
+    l1.vfio_fault("fault_size", 1 << 40)
     try:
         l1.migrate_start(params=SLOW)
         src_pf = _in_precopy(l1, l1.vf0, l1.vf1, mark)
@@ -86,7 +85,7 @@ def test_migrate_precopy_config(l1, peer):
         # the destination still has what came in pre-copy
         assert _debugfs(l1, l1.vf1, "pf")["max_frame"] == src_pf["max_frame"]
     finally:
-        l1.sh(f"echo 0 > {PARAMS}/fault_size")
+        l1.vfio_fault("fault_size", 0)
     l1.qmp(SRC_PORT, "migrate-set-parameters", **FAST)
     res = l1.migrate_wait()
     assert res["status"] == "completed", res

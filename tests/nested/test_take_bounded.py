@@ -28,7 +28,8 @@ def test_take_bounded(l1, peer):
     l1.wait_l2_up("src")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     before = l1.l2_stat_now("src")
-    l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms; echo {1 << 40} > {PARAMS}/fault_size")
+    l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms")
+    l1.vfio_fault("fault_size", 1 << 40)
     mark = len(l1.sh("dmesg").out)
     l1.migrate_start()      # QEMU's default parameters: converges on the log
     try:
@@ -51,7 +52,7 @@ def test_take_bounded(l1, peer):
         assert got >= WINDOW_S, f"{got} replies in {WINDOW_S} s of pre-copy"
         assert gap < 3 * HOLD_MS / 1000 + 2, f"{gap:.1f} s without a reply"
     finally:
-        l1.sh(f"echo 0 > {PARAMS}/fault_size")
+        l1.vfio_fault("fault_size", 0)
     res = l1.migrate_wait()
     assert res["status"] == "completed", res
     l1.vf_own_mac(0)
