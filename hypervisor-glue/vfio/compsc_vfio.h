@@ -100,7 +100,11 @@ struct cvf_timeline {
 
 struct cvf_dev {
 	struct vfio_pci_core_device core;
-	/* state_mutex protects everything up to reset_lock */
+	/*
+	 * state_mutex protects everything up to reset_lock. Never taken in a
+	 * reset's path, which may hold memory_lock for write: taken through
+	 * cvf_state_mutex_lock()/_unlock(), which act on a reset it marked.
+	 */
 	struct mutex state_mutex;
 	u32 mig_state;		/* COMPSC_MIG_* == VFIO_DEVICE_STATE_* */
 	u32 ctx;		/* COMPSC_MIG_C_HELD / _LOADED / _PAUSED */
@@ -137,11 +141,13 @@ struct cvf_dev {
 	int mig_err;		/* the last one: 0 or -errno */
 	bool mig_aborted;	/* since then, one went back to the guest unfinished */
 	bool mig_taken_back;	/* its save failed: the guest had taken the device back */
-	bool in_reset;		/* a reset's cleanup runs: leave the VF alone */
+	bool in_reset;		/* a reset is acted on: leave the VF alone */
 	bool closing;		/* the last fd's cleanup runs: the same */
-	/* reset_lock protects deferred_reset */
+	/* reset_lock protects deferred_reset (taken in reset_done) */
 	spinlock_t reset_lock;
-	bool deferred_reset;	/* a reset came while state_mutex was held */
+	bool deferred_reset;	/* a reset came, not acted on yet */
+	/* acts on deferred_reset outside the reset (mig.c); takes state_mutex */
+	struct work_struct reset_work;
 	/* bounds a take made on the size query (mig.c); takes state_mutex */
 	struct delayed_work hold_work;
 	u32 fault_give;		/* CVF_FAULT_GIVE_*, debugfs; xchg, no lock */
@@ -175,8 +181,10 @@ extern const struct vfio_device_ops cvf_ops;
 
 /* mig.c */
 extern const struct vfio_migration_ops cvf_mig_ops;
+void cvf_state_mutex_lock(struct cvf_dev *cvf);
 void cvf_state_mutex_unlock(struct cvf_dev *cvf);
 void cvf_reset_done(struct cvf_dev *cvf);
+void cvf_reset_work(struct work_struct *work);
 bool cvf_reset_seen(struct cvf_dev *cvf);
 void cvf_mig_cleanup(struct cvf_dev *cvf);
 void cvf_hold_work(struct work_struct *work);

@@ -280,7 +280,7 @@ static int cvf_log_start(struct vfio_device *vdev,
 		r[n].first = node->start;
 		r[n++].last = node->last;
 	}
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	kfree(cvf->log_ranges);
 	cvf->log_ranges = r;
 	cvf->log_nr = n;
@@ -301,7 +301,7 @@ static int cvf_log_stop(struct vfio_device *vdev)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	if (cvf->logging) {
 		cvf_area_dirty_flag(cvf, false, false);
 		dev_info(&vdev->device,
@@ -338,7 +338,7 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	u32 i, n, size;
 	int err = 0;
 
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	if (!cvf->logging) {
 		err = -EINVAL;
 		goto out;

@@ -139,7 +139,7 @@ static ssize_t cvf_file_write(struct file *filp, const char __user *ubuf,
 		return -ESPIPE;
 	if (cvf_file_disabled(f))
 		return -ENODEV;
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	mutex_lock(&f->lock);
 	ret = -ENODEV;
 	if (f->disabled)
@@ -182,7 +182,7 @@ static long cvf_file_ioctl(struct file *filp, unsigned int cmd,
 	/* a disabled file's device may be closed: leave its state alone */
 	if (cvf_file_disabled(f))
 		return -ENODEV;
-	mutex_lock(&f->cvf->state_mutex);
+	cvf_state_mutex_lock(f->cvf);
 	state = f->cvf->mig_state;
 	cvf_state_mutex_unlock(f->cvf);
 	if (state != VFIO_DEVICE_STATE_PRE_COPY &&

@@ -72,6 +72,7 @@ int cvf_init_dev(struct vfio_device *vdev)
 	spin_lock_init(&cvf->reset_lock);
 	spin_lock_init(&cvf->stat_lock);
 	INIT_DELAYED_WORK(&cvf->hold_work, cvf_hold_work);
+	INIT_WORK(&cvf->reset_work, cvf_reset_work);
 	cvf->dev.dm = &compsc_82576vf_model;
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P |
@@ -88,12 +89,17 @@ void cvf_release_dev(struct vfio_device *vdev)
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
 	cancel_delayed_work_sync(&cvf->hold_work);
+	cancel_work_sync(&cvf->reset_work);
 	kfree(cvf->log_ranges);
 	mutex_destroy(&cvf->state_mutex);
 	vfio_pci_core_release_dev(vdev);
 }
 
-/* A reset of the VF (e.g. VFIO_DEVICE_RESET): all migration state is gone. */
+/*
+ * A reset of the VF (VFIO_DEVICE_RESET, a hot reset, a reset through
+ * sysfs): all migration state is gone. Often under memory_lock: marked
+ * here, acted on later (cvf_reset_done()).
+ */
 static void cvf_err_reset_done(struct pci_dev *pdev)
 {
 	struct vfio_pci_core_device *core = dev_get_drvdata(&pdev->dev);

@@ -344,7 +344,7 @@ static struct file *cvf_set_state(struct vfio_device *vdev,
 	struct file *res = NULL;
 	int err;
 
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	while (cvf->mig_state != new) {
 		err = vfio_mig_get_next_state(vdev, cvf->mig_state, new, &next);
 		if (err) {
@@ -370,7 +370,7 @@ static int cvf_get_state(struct vfio_device *vdev,
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	*state = cvf->mig_state;
 	cvf_state_mutex_unlock(cvf);
 	return 0;
@@ -389,7 +389,7 @@ void cvf_hold_work(struct work_struct *work)
 					   struct cvf_dev, hold_work);
 	unsigned long hold = msecs_to_jiffies(cvf_hold_ms);
 
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	if (cvf_hold_ms && time_after_eq(jiffies, cvf->held_at + hold) &&
 	    (compsc_mig_hold_expired(cvf->mig_state, cvf_ctx(cvf)) &
 	     COMPSC_MIG_A_ABORT)) {
@@ -447,7 +447,7 @@ static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 	u32 actions;
 
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	actions = compsc_mig_size_query(cvf->mig_state, cvf_ctx(cvf));
 	if (actions & COMPSC_MIG_A_TAKE)
 		actions |= cvf_size_query_take(cvf);
@@ -465,33 +465,96 @@ const struct vfio_migration_ops cvf_mig_ops = {
 };
 
 /*
- * Unlock state_mutex, first acting on a reset that arrived while it was
- * held (the reset path must not wait for the mutex: the holder may be
- * waiting for the reset).
+ * A reset of the VF voids whatever migration was in flight. The reset
+ * path only marks it (cvf_reset_done()): VFIO_DEVICE_RESET and hot resets
+ * call reset_done with the device's memory_lock held for write, and the
+ * cleanup takes locks that are taken outside memory_lock elsewhere:
+ * vfio_unpin_pages() takes type1's iommu->lock, whose map path takes
+ * mmap_lock and then, faulting a BAR in, memory_lock; a data fd's lock is
+ * held across copy_to_user(), which may fault a BAR in too. The mark is
+ * acted on with state_mutex held and no reset's lock: by whoever takes
+ * state_mutex next, as it takes it (nothing runs on a state the reset
+ * voided) or as it lets go of it (a reset that came meanwhile), and by
+ * reset_work, which the reset queues so that a device held from the guest
+ * goes back at once, not at QEMU's next call.
+ */
+
+/* A migration of this VF is under way here: data fd, state or device held. */
+static bool cvf_mig_in_flight(struct cvf_dev *cvf)
+{
+	return cvf->save || cvf->load || cvf->loaded ||
+	       (cvf->ctx & COMPSC_MIG_C_HELD);
+}
+
+/*
+ * The reset ended the migration session: the device is RUNNING (VFIO
+ * uAPI), and the data fd QEMU holds fails every read, so QEMU fails the
+ * migration instead of sending a state the reset voided; said once here
+ * and in the record `compsc devices` shows.
+ */
+static void cvf_reset_void(struct cvf_dev *cvf)
+{
+	bool in_flight = cvf_mig_in_flight(cvf);
+
+	if (in_flight)
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "VF reset in %s: the migration is void, its data fd fails\n",
+			 compsc_mig_state_name(cvf->mig_state));
+	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
+	cvf->in_reset = true;
+	cvf_mig_cleanup(cvf);
+	cvf->in_reset = false;
+	if (in_flight)
+		cvf->mig_aborted = true;
+}
+
+/* Act on every reset marked so far. */
+static void cvf_reset_settle_locked(struct cvf_dev *cvf)
+{
+	bool marked;
+
+	lockdep_assert_held(&cvf->state_mutex);
+	for (;;) {
+		spin_lock(&cvf->reset_lock);
+		marked = cvf->deferred_reset;
+		cvf->deferred_reset = false;
+		spin_unlock(&cvf->reset_lock);
+		if (!marked)
+			return;
+		cvf_reset_void(cvf);
+	}
+}
+
+/* Lock state_mutex, then act on a reset not acted on yet. */
+void cvf_state_mutex_lock(struct cvf_dev *cvf)
+{
+	mutex_lock(&cvf->state_mutex);
+	cvf_reset_settle_locked(cvf);
+}
+
+/*
+ * Act on a reset that came while state_mutex was held, then unlock it. A
+ * reset after the check is acted on by its reset_work.
  */
 void cvf_state_mutex_unlock(struct cvf_dev *cvf)
 {
-	for (;;) {
-		spin_lock(&cvf->reset_lock);
-		if (!cvf->deferred_reset)
-			break;
-		cvf->deferred_reset = false;
-		spin_unlock(&cvf->reset_lock);
-		cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
-		/* may run inside the reset, under its memory_lock */
-		cvf->in_reset = true;
-		cvf_mig_cleanup(cvf);
-		cvf->in_reset = false;
-	}
+	cvf_reset_settle_locked(cvf);
 	mutex_unlock(&cvf->state_mutex);
-	spin_unlock(&cvf->reset_lock);
+}
+
+/* Queued by a reset: act on it now, outside the reset. */
+void cvf_reset_work(struct work_struct *work)
+{
+	struct cvf_dev *cvf = container_of(work, struct cvf_dev, reset_work);
+
+	cvf_state_mutex_lock(cvf);
+	cvf_state_mutex_unlock(cvf);
 }
 
 /*
  * Whether the VF was reset since the take: by a reset being acted on
- * (in_reset, state_mutex held) or one that came while the mutex was held
- * and waits for its unlock. Its queue enables and interrupt state are
- * then the reset's, not the ones the take saved.
+ * (in_reset) or one marked and not acted on yet. Its queue enables and
+ * interrupt state are then the reset's, not the ones the take saved.
  */
 bool cvf_reset_seen(struct cvf_dev *cvf)
 {
@@ -504,15 +567,18 @@ bool cvf_reset_seen(struct cvf_dev *cvf)
 	return seen;
 }
 
-/* The VF was reset: whatever migration was in flight is void. */
+/**
+ * cvf_reset_done() - the VF was reset: whatever migration was in flight
+ * is void
+ * @cvf: the device
+ *
+ * Called from the PCI core's reset_done, often with memory_lock held for
+ * write: only marks the reset and queues its cleanup (see above).
+ */
 void cvf_reset_done(struct cvf_dev *cvf)
 {
 	spin_lock(&cvf->reset_lock);
 	cvf->deferred_reset = true;
-	if (!mutex_trylock(&cvf->state_mutex)) {
-		spin_unlock(&cvf->reset_lock);
-		return;
-	}
 	spin_unlock(&cvf->reset_lock);
-	cvf_state_mutex_unlock(cvf);
+	queue_work(system_wq, &cvf->reset_work);
 }

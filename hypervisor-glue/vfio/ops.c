@@ -17,7 +17,7 @@ static int cvf_open_device(struct vfio_device *vdev)
 	err = vfio_pci_core_enable(&cvf->core);
 	if (err)
 		return err;
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	cvf->ctx = 0;
 	cvf_state_mutex_unlock(cvf);
@@ -32,7 +32,7 @@ static void cvf_close_device(struct vfio_device *vdev)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	cvf->closing = true;	/* see cvf_giveback() */
 	cvf_mig_cleanup(cvf);
 	cvf->closing = false;
@@ -57,7 +57,7 @@ static void cvf_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
-	mutex_lock(&cvf->state_mutex);
+	cvf_state_mutex_lock(cvf);
 	if (cvf->area && cvf_area_overlaps(cvf->area, iova, length)) {
 		dev_warn(&vdev->device, "guest area unmapped during migration\n");
 		cvf_mig_cleanup(cvf);

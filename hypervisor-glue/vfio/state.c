@@ -125,7 +125,7 @@ out_put:
  */
 void cvf_giveback(struct cvf_dev *cvf)
 {
-	/* never inside a reset: it may hold memory_lock for write */
+	/* never after a reset: the VF's queues are the reset's (below) */
 	bool bar = !cvf->in_reset && !cvf->closing && !cvf_bar_get(cvf);
 	bool taken_back;
 
@@ -533,8 +533,8 @@ int cvf_load_pre(struct cvf_dev *cvf, const u8 *buf, size_t len)
 /**
  * cvf_pre_forget() - this migration's pre-copy chunk goes; a destination
  * VF that was configured from it and never handed over goes back to what
- * a fresh PF holds for it (not while a reset is acted on: the reset path
- * must not wait for the PF)
+ * a fresh PF holds for it (not while a reset is acted on: as for the
+ * give-back, the VF is then the reset's)
  * @cvf: the device; state_mutex held
  */
 void cvf_pre_forget(struct cvf_dev *cvf)
