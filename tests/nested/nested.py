@@ -464,6 +464,33 @@ class L1(VM):
             self.vfio_fault("fault_size", 0)
             self.sh(f"echo {hold0} > {VFIO_PARAMS}/hold_ms")
 
+    @contextlib.contextmanager
+    def call_stacks(self, *funcs: str):
+        """While the block runs, L1's kernel records the call stack of
+        every call of the kernel functions @funcs (kprobes through
+        tracefs). Yields a function that returns those so far: a list of
+        (function, [frames, innermost first]). Leaving the block removes
+        the probes."""
+        trace = "/sys/kernel/tracing"
+        names = [f"cvfprobe/p{i}" for i in range(len(funcs))]
+        self.sh(f"mountpoint -q {trace} || mount -t tracefs none {trace}; "
+                f"echo 0 > {trace}/tracing_on; echo > {trace}/trace")
+        try:
+            for name, fn in zip(names, funcs):
+                self.sh(f"echo 'p:{name} {fn}' >> {trace}/kprobe_events && "
+                        f"echo stacktrace > {trace}/events/{name}/trigger && "
+                        f"echo 1 > {trace}/events/{name}/enable")
+            self.sh(f"echo 1 > {trace}/tracing_on")
+            yield lambda: _probe_stacks(self.sh(f"cat {trace}/trace").out,
+                                        dict(zip((n.split("/")[1] for n in names), funcs)))
+        finally:
+            for name in names:
+                self.sh(f"[ -d {trace}/events/{name} ] || exit 0; "
+                        f"echo 0 > {trace}/events/{name}/enable; "
+                        f"echo '!stacktrace' > {trace}/events/{name}/trigger; "
+                        f"echo '-:{name}' >> {trace}/kprobe_events", check=False)
+            self.sh(f"echo 0 > {trace}/tracing_on", check=False)
+
     def release_hold(self) -> None:
         """Inside hold_open(): let the migration switch over."""
         self.vfio_fault("fault_size", 0)
@@ -560,6 +587,17 @@ class L1(VM):
             time.sleep(1)
         raise BenchError(f"L2 {name} did not come up:\n{self.l2_log(name)[-3000:]}\n"
                          f"{self.sh(f'cat /run/{name}.qemu', check=False).out}")
+
+    def wait_l2_up_again(self, name: str, mark: int, timeout: float = 400) -> None:
+        """Until the L2 @name, reset in place when its console was @mark
+        characters long, says it is up again; BenchError after @timeout s
+        (times self.slow)."""
+        t0, timeout = time.monotonic(), timeout * self.slow
+        while "l2: up" not in self.l2_log(name)[mark:]:
+            if time.monotonic() - t0 >= timeout:
+                raise BenchError(f"L2 {name} did not come up again:\n"
+                                 f"{self.l2_log(name)[-3000:]}")
+            time.sleep(3)
 
     def _reboot_l2(self, name: str, log: str) -> None:
         """Start the L2 @name again after its kernel panicked in
@@ -900,6 +938,39 @@ async def _qmp_close(client: QMPClient) -> None:
         await client.disconnect()
     except (QMPError, OSError, EOFError):
         pass
+
+
+# What a VF's reset runs inside (vfio-pci holds memory_lock for write
+# there): the reset ioctls and the PCI core's reset functions that call
+# the driver's reset_done.
+RESET_PATH_RE = re.compile(r"\b(pci_try_reset_function|pci_reset_function|"
+                           r"__pci_reset_function_locked|pci_dev_restore|pci_reset_bus|"
+                           r"vfio_pci_ioctl_reset|vfio_pci_dev_set_hot_reset|"
+                           r"cvf_err_reset_done|cvf_reset_done)\b")
+
+# compsc_vfio's cleanup of a migration: what must not run inside a reset
+# (vfio_unpin_pages() takes type1's iommu->lock, a data fd's lock is held
+# across copy_to_user(); both are taken outside memory_lock elsewhere)
+CLEANUP_CALLS = ("vfio_unpin_pages", "cvf_file_disable")
+
+
+def inside_reset(calls: list) -> list:
+    """Those of @calls (L1.call_stacks()) made from inside a reset."""
+    return [(fn, frames) for fn, frames in calls
+            if any(RESET_PATH_RE.search(f) for f in frames)]
+
+
+def _probe_stacks(trace: str, probes: dict) -> list:
+    """[(function, [frames])] from tracefs output with kprobe events
+    named after @probes' keys, each followed by its stack trace."""
+    out = []
+    for line in trace.splitlines():
+        m = re.search(r": (p\d+): \(", line)
+        if m and m[1] in probes:
+            out.append((probes[m[1]], []))
+        elif line.lstrip().startswith("=> ") and out:
+            out[-1][1].append(line.split("=> ", 1)[1].strip())
+    return out
 
 
 def answers(peer, tries: int = 6, pause: float = 5) -> int:

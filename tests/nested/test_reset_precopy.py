@@ -1,0 +1,64 @@
+"""A function reset of the VF in the L2 (its sysfs reset file) during
+pre-copy, before any take (a bandwidth limit keeps QEMU from asking the
+size that takes the device): QEMU resets the VF (VFIO_DEVICE_RESET),
+which ends the migration session, and the VFIO uAPI puts the device back
+in RUNNING. The migration must not go on as if nothing happened:
+compsc_vfio says so in L1's log, its data fd fails, QEMU fails the
+migration and `compsc devices` says aborted. The guest's own reset
+returns and it keeps answering on its VF; a second migration carries
+the state (a CompSC restore, no further reset)."""
+import time
+
+from nested import (ALL_DIRTY, DST_PORT, MIG_PORT, SRC_PORT, answers,
+                    migration_summary)
+
+RESET = "for d in /sys/class/net/e*/device; do echo 1 > $d/reset; done"
+SLOW = {"max-bandwidth": 1 << 20}
+
+
+def _restores(s):
+    return int(s.get("compsc_restores", -1))
+
+
+def test_reset_in_precopy_no_take(l1, peer):
+    l1.l2_pair(peer)
+    mark = len(l1.sh("dmesg").out)
+    l1.migrate_start(params=SLOW)
+    t0 = time.monotonic()
+    while l1.qmp(SRC_PORT, "query-migrate").get("status") != "active":
+        assert time.monotonic() - t0 < 120, l1.qmp(SRC_PORT, "query-migrate")
+        time.sleep(1)
+    l1.l2_cmd("src", "rst", RESET)
+    m = l1.wait_l2_line("src", r"l2ctl: rst rc=(\d+)", timeout=120)
+    assert m.group(1) == "0", l1.l2_log("src")[-2000:]
+    log = l1.sh("dmesg").out[mark:]
+    assert "device taken" not in log, "the device was taken before the reset:\n" + log
+    # let it end: at full speed QEMU reads the fd or asks for the switch-over
+    l1.qmp(SRC_PORT, "migrate-set-parameters", **ALL_DIRTY, **{"max-bandwidth": 1 << 30})
+    res = l1.migrate_wait(timeout=300)
+    print(f"nested: migration {migration_summary(res)}")
+    log = l1.sh("dmesg").out[mark:]
+    assert res["status"] == "failed", (res, log[-3000:])
+    assert "VF reset in PRE_COPY: the migration is void" in log, log[-3000:]
+    assert "handed to the guest" not in log, log[-3000:]
+    lm = l1.last_migrations()[l1.vf0]
+    assert lm and lm["status"] == "aborted", lm
+    assert l1.l2_status(SRC_PORT) == "running"
+    assert answers(peer, tries=12) >= 3, l1.l2_log("src")[-2000:]
+
+    # a second migration, to a fresh destination, carries the state
+    before = l1.l2_stat_now("src")
+    l1.l2_stop("dst")
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_incoming(DST_PORT)
+    res = l1.migrate(params={**ALL_DIRTY, "max-bandwidth": 1 << 30})
+    print(f"nested: second migration {migration_summary(res)}")
+    assert res["status"] == "completed", res
+    l1.vf_own_mac(0)
+    stats = l1.wait_l2_stat("dst", "compsc_restores",
+                            pred=lambda s: _restores(s) > _restores(before))
+    after = [s for s in stats if _restores(s) > _restores(before)][0]
+    assert _restores(after) == _restores(before) + 1, (before, after)
+    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    assert answers(peer, tries=12) >= 3, l1.l2_log("dst")[-2000:]
+    l1.assert_kernels_clean("src", "dst")
