@@ -34,6 +34,9 @@ VMLINUZ  := $(VMDIR)/vmlinuz
 INITRD   := $(VMDIR)/initrd.img
 AGENT    := $(VMDIR)/compsc-agent
 BENCH    := $(TOP)/tests/vm
+# The harness package (tools/compsc_harness) for Python run outside pytest
+# (pytest.ini gives pytest the same path).
+HARNESS_PATH := $(TOP)/tools
 KMOD     := $(BUILD)/kmod
 PYTEST_ARGS ?=
 
@@ -169,7 +172,7 @@ $(VMLINUZ): $(KSTAMP)
 
 # Our modules go to /lib/compsc/{drivers/<name>,kmod}/ in the guest, the
 # compsc CLI to /usr/sbin/compsc. The module tree stays in $(LIBCOMPSC) for
-# the tests (COMPSC_MODULES, compscvm.py) and for mk/deb.mk, which swaps
+# the tests (COMPSC_MODULES, compsc_harness/vm.py) and for mk/deb.mk, which swaps
 # DKMS builds in.
 LIBCOMPSC := $(VMDIR)/lib-compsc
 $(INITRD): $(KSTAMP) $(AGENT) $(BENCH_KOS) $(KMOD_KOS) $(BENCH)/mkinitramfs.sh $(BUILD)/compsc \
@@ -214,7 +217,7 @@ vm-test: initramfs $(BENCH_WARN_KO)
 		--durations=0 $(PYTEST_ARGS) .
 
 vm-shell: initramfs
-	$(BENCH_ENV) $(PYTHON) $(BENCH)/vmshell.py
+	$(BENCH_ENV) PYTHONPATH=$(HARNESS_PATH) $(PYTHON) $(BENCH)/vmshell.py
 
 vm-clean:
 	rm -rf $(VMDIR) $(BUILD)/drivers $(KMOD)

@@ -45,5 +45,5 @@ demo-deps:
 	  bash .ci/install-deps.sh; fi
 
 bench-schema:
-	@$(SCHEMA_PYTHON) tests/tools/test_bench_schema.py
+	@PYTHONPATH=$(HARNESS_PATH) $(SCHEMA_PYTHON) tests/tools/test_bench_schema.py
 TEST_SUITES += bench-schema

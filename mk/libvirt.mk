@@ -7,5 +7,5 @@
 
 .PHONY: libvirt-check
 libvirt-check:
-	@$(PYTHON) tests/libvirt/test_domxml.py
+	@PYTHONPATH=$(HARNESS_PATH):$(TOP)/tests/nested $(PYTHON) tests/libvirt/test_domxml.py
 TEST_SUITES += libvirt-check

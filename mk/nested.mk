@@ -21,7 +21,7 @@ VFIO_CORE_KO := $(KMOD)/vfio-core/vfio.ko
 NESTED      := $(TOP)/tests/nested
 NESTED_ENV  := $(BENCH_ENV) COMPSC_VFIO_KO=$(VFIO_KO) \
 	       COMPSC_VFIO_CORE_KO=$(VFIO_CORE_KO) \
-	       COMPSC_KROOT=$(KROOT) PYTHONPATH=$(BENCH) \
+	       COMPSC_KROOT=$(KROOT) PYTHONPATH=$(HARNESS_PATH):$(NESTED) \
 	       COMPSC_L2_ACCEL=$(NESTED_ACCEL)
 # L2 boots the small kernel with modules built for it (mk/l2kernel.mk).
 NESTED_ENV  += $(L2K_ENV)

@@ -23,6 +23,8 @@ export SOAK_L2_KMEMLEAK
 SOAK_NESTED_DEBUG ?= $(if $(wildcard $(L1DK_STAMP)),l1,0)
 SOAK_OUT        := $(BUILD)/soak
 SOAK            := $(TOP)/tests/soak/soak.py
+# soak.py's imports: the harness package and, for the nested half, nested.py
+SOAK_PYTHONPATH := PYTHONPATH=$(HARNESS_PATH):$(TOP)/tests/nested
 # the nested half's make: its own tree and environment on the debug kernels
 # (the debug L1 with the small L2 in a tree of its own: the L2 modules of
 # $(NDBG_BUILD) are built for the debug L2)
@@ -42,11 +44,11 @@ soak: debug-initramfs $(if $(filter 1,$(SOAK_NESTED_DEBUG)),nested-debug-kernels
 	@rm -f $(SOAK_OUT)/bench.json $(SOAK_OUT)/nested.json
 	@echo "soak: bench, $(SOAK_MIGRATIONS) migrations on the debug kernel (log: $(SOAK_OUT)/bench.log)"
 	-@COMPSC_DEBUG_KERNEL=1 COMPSC_BUILD=$(DBGK_BUILD) COMPSC_VMLINUZ=$(DBGK_BUILD)/vm/vmlinuz \
-		COMPSC_INITRD=$(DBGK_BUILD)/vm/initrd.img PYTHONDONTWRITEBYTECODE=1 \
+		COMPSC_INITRD=$(DBGK_BUILD)/vm/initrd.img PYTHONDONTWRITEBYTECODE=1 $(SOAK_PYTHONPATH) \
 		$(PYTHON) $(SOAK) bench --migrations $(SOAK_MIGRATIONS) \
 		--out $(SOAK_OUT)/bench.json > $(SOAK_OUT)/bench.log 2>&1; tail -12 $(SOAK_OUT)/bench.log
 	-@$(SOAK_NESTED_MAKE)
-	@$(PYTHON) $(SOAK) summary $(SOAK_OUT)/bench.json $(SOAK_OUT)/nested.json
+	@$(SOAK_PYTHONPATH) $(PYTHON) $(SOAK) summary $(SOAK_OUT)/bench.json $(SOAK_OUT)/nested.json
 
 # The nested half alone (make soak runs it, with NDBG_VARS on the debug
 # kernels): its report is $(SOAK_OUT)/nested.json.

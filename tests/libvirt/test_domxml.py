@@ -23,12 +23,12 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from nested import ALL_DIRTY
+
 REPO = Path(__file__).resolve().parents[2]
 GEN = REPO / "tools/libvirt/compsc-domxml"
 XML = REPO / "tools/libvirt/compsc-guest.xml"
 L1LIB = REPO / "tests/nested/l1lib.sh"
-sys.path[:0] = [str(REPO / "tests/nested"), str(REPO / "tests/vm")]
-from nested import ALL_DIRTY  # noqa: E402
 
 Q = "{http://libvirt.org/schemas/domain/qemu/1.0}"
 # bookworm's 9.0 lacks <hostdev><driver model=...>, backports' 11.3 has it;

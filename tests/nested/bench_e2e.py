@@ -39,12 +39,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
-from compscvm import VM, Peer  # noqa: E402
-from compscmig import max_wait  # noqa: E402
-from e2e_plot import gap_parts, plot_gaps  # noqa: E402
-from pcsample import DstSampler, Symbols, UserSymbols, window  # noqa: E402
-from nested import (DST_PORT, L1, L2_ACCEL, L2_IP, L2_VMLINUZ, MIG_PORT,  # noqa: E402
+from compsc_harness.vm import VM, Peer
+from compsc_harness.mig import max_wait
+from e2e_plot import gap_parts, plot_gaps
+from pcsample import DstSampler, Symbols, UserSymbols, window
+from nested import (DST_PORT, L1, L2_ACCEL, L2_IP, L2_VMLINUZ, MIG_PORT,
                     MIGRATION_ENDS, SRC_PORT, migration_summary)
 
 PING_INTERVAL = 0.05

@@ -50,15 +50,14 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
-from compscvm import Peer, vf_mac  # noqa: E402
-import bench_e2e  # noqa: E402
-from bench_e2e import CompscLog, Mode  # noqa: E402
-from nested import (DST_PORT, L1, L2_IP, MIG_PORT, MIGRATION_ENDS, SRC_PORT,  # noqa: E402
+from compsc_harness.vm import Peer, vf_mac
+import bench_e2e
+from bench_e2e import CompscLog, Mode
+from nested import (DST_PORT, L1, L2_IP, MIG_PORT, MIGRATION_ENDS, SRC_PORT,
                     away_mac, hotplug_migrate, vf_nic)
-from shadow_nested import (ACPI_HP, L1_UPLINK, MTU, VM_MAC, Guest, Streams,  # noqa: E402
+from shadow_nested import (ACPI_HP, L1_UPLINK, MTU, VM_MAC, Guest, Streams,
                            configure, tcp_resumes, bridge)
-from shadow_nested import check as check_config  # noqa: E402 (Hotplug.check is a method)
+from shadow_nested import check as check_config  # Hotplug.check is a method
 
 REPS = int(os.environ.get("BENCH_SHADOW_N", "5"))
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}

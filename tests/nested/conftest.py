@@ -1,13 +1,9 @@
 """Fixtures of the nested suite: one host peer and one L1 per test module."""
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
-from compscvm import Peer  # noqa: E402
-from nested import L1  # noqa: E402
-from stallreport import pytest_runtest_makereport  # noqa: E402,F401 (hook)
+from compsc_harness.vm import Peer
+from nested import L1
 
 # The files that take longest go first: test_give_unreachable.py about 3
 # minutes (it waits out the guest's bound on a hold), the others here

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from qemu.qmp import ExecuteError, QMPClient, QMPError
 
-from compscvm import VM, Bench, vf_ip, BenchError, KernelProblem, kernel_problems
+from compsc_harness.vm import VM, Bench, vf_ip, BenchError, KernelProblem, kernel_problems
 
 HERE = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get("COMPSC_NESTED_CACHE",
@@ -55,7 +55,7 @@ if L2_ACCEL not in ("kvm", "tcg"):
     raise BenchError(f"COMPSC_L2_ACCEL={L2_ACCEL!r}: kvm or tcg")
 # L1's CPU under KVM L2s: QEMU's default model (which every L1 ran on
 # before, one or two vCPUs) plus SVM and nested paging for kvm-amd, and
-# the SSE4.2 baseline DPDK's testpmd needs in an L2 (compscvm VM.CPU).
+# the SSE4.2 baseline DPDK's testpmd needs in an L2 (compsc_harness.vm VM.CPU).
 # Not "max": with it, a 2-vCPU L1 lost its second vCPU's timer interrupts
 # (rcu_preempt "timer wakeup didn't happen ... on cpu=1") and stalled.
 L1_KVM_CPU = "qemu64,+ssse3,+sse4.1,+sse4.2,+popcnt,+svm,+npt"
@@ -247,7 +247,7 @@ def l1_modules() -> dict:
 # On the debug kernels (mk/nesteddebug.mk, COMPSC_DEBUG_KERNEL=1) an L2
 # gets more RAM than l1lib.sh's default 256 MiB, for KASAN's shadow and
 # quarantine, kmemleak's and lockdep's records; L1 gets room for two such
-# L2s on top of the debug kernel's own extra (compscvm DEBUG_EXTRA_MEM).
+# L2s on top of the debug kernel's own extra (compsc_harness.vm DEBUG_EXTRA_MEM).
 L2_DEBUG_MEM = 384
 L1_DEBUG_MEM = 2 * (L2_DEBUG_MEM - 256)
 # How much longer the waits on an L2's console may take there: the debug

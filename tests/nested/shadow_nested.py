@@ -11,8 +11,8 @@ import threading
 import time
 
 import vcpu_where
-from compscpf import vlan_arp
-from compscvm import paced, vf_mac
+from compsc_harness.pf import vlan_arp
+from compsc_harness.vm import paced, vf_mac
 from nested import (DST_PORT, L2_IP, L2_KOS, L2_VMLINUZ, MIG_PORT, SRC_PORT, UPLINK_MAC,
                     away_mac, hotplug_migrate, migration_summary, vf_nic)
 

@@ -6,7 +6,7 @@ report, and closing the L1 fails on them. Only on the debug kernels
 (`make nested-test-debug`): the plain L1 and L2 have no KASAN."""
 import pytest
 
-from compscvm import KernelProblem, kernel_problems
+from compsc_harness.vm import KernelProblem, kernel_problems
 from nested import BUGS_KO, BUGS_PATH, L1, SRC_PORT
 
 KASAN = "BUG: KASAN: slab-out-of-bounds"

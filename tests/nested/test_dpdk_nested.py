@@ -15,14 +15,14 @@ import time
 
 import pytest
 
-from compscmig import ping_loss
-from compscvm import VM, vf_mac
+from compsc_harness.mig import ping_loss
+from compsc_harness.vm import VM, vf_mac
 from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, answers, away_mac,
                     migration_summary)
 
 VM_MAC = vf_mac(0)            # the MAC VF0 has at boot: the VM's from then on
 # Hugepages (dpdk-vf reserves 64 x 2 MiB) on top of what l2-init needs;
-# DPDK's x86 baseline is SSE4.2 (as in tests/vm, compscvm.VM.CPU).
+# DPDK's x86 baseline is SSE4.2 (as in tests/vm, compsc_harness.vm.VM.CPU).
 ENV = "L2MEM=512 L2APPEND=l2nic=dpdk"
 CPU = f"-cpu {VM.CPU}"
 INCOMING = f"-incoming tcp:127.0.0.1:{MIG_PORT}"

@@ -11,7 +11,7 @@ import os
 import re
 import time
 
-from compscvm import Bench
+from compsc_harness.vm import Bench
 from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary
 
 MIGRATIONS = int(os.environ.get("COMPSC_INTEGRITY_MIGRATIONS", "4"))

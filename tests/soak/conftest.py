@@ -1,14 +1,10 @@
 """Fixtures of the debug-kernel checks (make debug-check): one host peer.
 Every test here boots its own VM on the debug kernel (mk/debugkernel.mk)."""
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vm"))
-from compscvm import Bench, Peer  # noqa: E402
-from stallreport import pytest_runtest_makereport  # noqa: E402,F401 (hook)
+from compsc_harness.vm import Bench, Peer
 
 
 @pytest.fixture(scope="session")

@@ -30,12 +30,10 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "vm"))
-sys.path.insert(1, str(HERE.parent / "nested"))
+from compsc_harness import mig
+from compsc_harness.vm import VM, Bench, BenchError, Peer, kernel_problems, paced
 
-import compscmig as mig  # noqa: E402
-from compscvm import VM, Bench, BenchError, Peer, kernel_problems, paced  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 UDP_PORT = 7070
 UDP_RATE = 200          # datagrams/s from the peer

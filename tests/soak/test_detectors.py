@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from compscmig import ethtool_stats, load_compsc, migrate
-from compscvm import VM, KernelProblem
+from compsc_harness.mig import ethtool_stats, load_compsc, migrate
+from compsc_harness.vm import VM, KernelProblem
 
 BUGS = "/sys/kernel/debug/bench_bugs"
 # kind -> what its report says (the scanner must flag it, and only it).

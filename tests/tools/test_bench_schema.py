@@ -6,7 +6,7 @@ for make bench-dpdk's (bench-dpdk-report.json, compsc-dpdkbench.schema.json). No
 needed; tests/vm/test_bench_json.py checks a fresh report the same way.
 
 The validator is python3-jsonschema (Draft 2020-12, through
-tools/compscbench/schema.py), required. Each broken copy must be refused
+tools/compsc_harness/schema.py), required. Each broken copy must be refused
 with the one error naming what was broken. Ends with "bench-schema: N
 passed, N failed".
 """
@@ -16,11 +16,10 @@ import json
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tools"))
+import jsonschema
+from compsc_harness import schema as S
 
-import jsonschema  # noqa: E402
-from compscbench import schema as S  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 SAMPLE = REPO / "tests" / "tools" / "samples" / "bench-report.json"
 # make bench-dpdk's report (tools/compsc-dpdkbench), a real run's too

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import compscvm
-from compscvm import Bench, Peer, VM
-from stallreport import pytest_runtest_makereport  # noqa: F401 (the hook)
+from compsc_harness import vm as harness_vm
+from compsc_harness.vm import Bench, Peer, VM
 
 _measurements = []
 # Under pytest-xdist each worker saves its measurements here at its end and
@@ -59,7 +58,7 @@ def pytest_collection_modifyitems(items):
 
 def pytest_report_header(config):
     b = Bench()
-    return [f"compsc bench: run {compscvm.RUN_ID}, kernel {b.kernel}, initrd {b.initrd}"]
+    return [f"compsc bench: run {harness_vm.RUN_ID}, kernel {b.kernel}, initrd {b.initrd}"]
 
 
 @pytest.fixture(scope="session")
@@ -67,7 +66,7 @@ def bench():
     b = Bench()
     try:
         b.check()
-    except compscvm.BenchError as e:
+    except harness_vm.BenchError as e:
         pytest.fail(str(e))
     if os.geteuid() != 0:
         pytest.fail("the VM suite needs root (network namespace, tap)")
@@ -100,7 +99,7 @@ def vfs(vm):
         "for m in igb igbvf; do [ -d /sys/module/$m ] && [ -z \"$(cat /sys/module/$m/taint)\" ]"
         " || exit 1; done;"
         " [ \"$(ls /sys/bus/pci/drivers/igbvf | grep -c '^0000:')\" = 2 ] &&"
-        f" ip -br addr | grep -q ' {compscvm.vf_ip(0)}/'", check=False).ok
+        f" ip -br addr | grep -q ' {harness_vm.vf_ip(0)}/'", check=False).ok
     if not ok:
         vm.restore_stock(2)
     return vm.vf_status()
@@ -120,7 +119,7 @@ def _kernel_log_guard(request):
     try:
         v.check_kernel_log(since=mark)
         if not v.alive():
-            raise compscvm.BenchError(f"the session VM died during this test\n"
+            raise harness_vm.BenchError(f"the session VM died during this test\n"
                                       f"{v.console()[-4000:]}")
     finally:
         if not v.alive():

@@ -120,7 +120,7 @@ if [ -n "${DPDK_APPS:-}" ]; then
 	[ -n "$gcc_s" ] || { echo "mkinitramfs: libgcc_s.so.1 not found (DPDK needs it)" >&2; exit 1; }
 	install -D "$(realpath "$gcc_s")" "$STAGE$gcc_s"
 	# coreutils' stdbuf preload: testpmd's interactive output line-buffered
-	# into a log file (tests/vm/dpdkvm.py)
+	# into a log file (tools/compsc_harness/dpdk.py)
 	install -D /usr/libexec/coreutils/libstdbuf.so "$STAGE/usr/libexec/coreutils/libstdbuf.so"
 fi
 if [ -n "$EXTRA" ] && [ -d "$EXTRA" ]; then

@@ -13,8 +13,8 @@ import re
 import time
 from typing import Optional
 
-from compscpf import vlan_arp
-from compscvm import BenchError, VM, VF, Bench, Peer, vf_ip, vf_mac
+from compsc_harness.pf import vlan_arp
+from compsc_harness.vm import BenchError, VM, VF, Bench, Peer, vf_ip, vf_mac
 
 UPPER = "gsh0"
 SYSFS = f"/sys/class/net/{UPPER}/gshadow"

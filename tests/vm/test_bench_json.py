@@ -8,10 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tools"))
+from compsc_harness import schema
 
-from compscbench import schema  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_bench_json(bench, tmp_path, measure):

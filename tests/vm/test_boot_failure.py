@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from compscvm import VM, BenchError
+from compsc_harness.vm import VM, BenchError
 
 
 def test_boot_failure(bench):

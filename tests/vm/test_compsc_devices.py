@@ -7,7 +7,7 @@ with a stand-in migration."""
 import json
 import re
 
-from compscmig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
 
 
 def devices(vm):

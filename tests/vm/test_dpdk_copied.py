@@ -2,8 +2,8 @@
 
 import time
 
-from compscmig import blackout_window, compsc_vfs, load_compsc, ping_loss  # noqa: F401
-from dpdkvm import TestPmd, move, peer_tap, require_testpmd
+from compsc_harness.mig import blackout_window, compsc_vfs, load_compsc, ping_loss  # noqa: F401
+from compsc_harness.dpdk import TestPmd, move, peer_tap, require_testpmd
 
 MIGRATIONS = 5
 BLACKOUT_MS = 50

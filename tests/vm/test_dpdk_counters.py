@@ -1,7 +1,7 @@
 """The CompSC igb VF PMD's port statistics stay exact across stand-in migrations: rte_eth_stats (as testpmd prints them) count exactly the peer's pings and the replies, bytes included."""
 
-from compscmig import compsc_vfs, load_compsc, migrate  # noqa: F401
-from dpdkvm import TestPmd, require_testpmd
+from compsc_harness.mig import compsc_vfs, load_compsc, migrate  # noqa: F401
+from compsc_harness.dpdk import TestPmd, require_testpmd
 
 ROUNDS = 3
 PINGS = 20

@@ -1,7 +1,7 @@
 """Dirty logging with the CompSC igb VF PMD: while the stand-in's dirty_log is set, every frame testpmd receives marks one or two pages (compsc_dirty_pages in its xstats); with it clear, none is marked."""
 
-from compscmig import DBG, compsc_vfs, dirty_log, load_compsc  # noqa: F401
-from dpdkvm import TestPmd, require_testpmd
+from compsc_harness.mig import DBG, compsc_vfs, dirty_log, load_compsc  # noqa: F401
+from compsc_harness.dpdk import TestPmd, require_testpmd
 
 PINGS = 30
 

@@ -3,8 +3,8 @@
 import re
 import time
 
-from compscmig import blackout_window, compsc_vfs, load_compsc, ping_loss  # noqa: F401
-from dpdkvm import TestPmd, move, require_testpmd
+from compsc_harness.mig import blackout_window, compsc_vfs, load_compsc, ping_loss  # noqa: F401
+from compsc_harness.dpdk import TestPmd, move, require_testpmd
 
 MIGRATIONS = 5
 BLACKOUT_MS = 50
@@ -60,7 +60,7 @@ def test_dpdk_migrate(vm, compsc_vfs, peer, measure):
         assert "Bye" in out, out[-2000:]
         m = re.search(r"Forward statistics for port 0.*?TX-dropped: (\d+)", out, re.S)
         measure("dpdk replies dropped by testpmd", int(m.group(1)) if m else -1, "pkts")
-        # Send times come from ping's own round trips (compscmig.send_times);
+        # Send times come from ping's own round trips (compsc_harness.mig.send_times);
         # this failed as "lost outside" while they were anchored on arrival
         # times, which a reply answered only after a hold makes late.
         assert loss.lost == 0, (f"pings lost outside the takes and holds: "

@@ -2,9 +2,9 @@
 
 import time
 
-from compscmig import compsc_vfs, load_compsc, migrate  # noqa: F401
-from compscpf import vlan_arp
-from dpdkvm import TestPmd, require_testpmd
+from compsc_harness.mig import compsc_vfs, load_compsc, migrate  # noqa: F401
+from compsc_harness.pf import vlan_arp
+from compsc_harness.dpdk import TestPmd, require_testpmd
 
 NEW_MAC = "02:77:00:00:00:99"
 VID = 100

@@ -1,7 +1,7 @@
 """With a PF that refuses CompSC's area (Debian's stock igb NACKs the unknown mailbox message), the CompSC igb VF PMD runs stock: testpmd starts, says so once, answers the peer, and shows none of CompSC's xstats."""
 
-from compscmig import load_compsc
-from dpdkvm import TestPmd, require_testpmd
+from compsc_harness.mig import load_compsc
+from compsc_harness.dpdk import TestPmd, require_testpmd
 
 PINGS = 10
 

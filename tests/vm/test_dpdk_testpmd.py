@@ -1,7 +1,7 @@
 """DPDK's testpmd drives a VF through vfio-pci (no-IOMMU) with the CompSC igb VF PMD, registers its area and answers the peer's pings."""
 
-from compscmig import DBG, compsc_vfs, load_compsc  # noqa: F401
-from dpdkvm import TestPmd, require_testpmd
+from compsc_harness.mig import DBG, compsc_vfs, load_compsc  # noqa: F401
+from compsc_harness.dpdk import TestPmd, require_testpmd
 
 PINGS = 20
 

@@ -1,7 +1,7 @@
 """The CompSC igb VF PMD's own xstats, read with testpmd's `show port xstats`, count stand-in migrations exactly: restores, none refused, the ring shifts and the restore time its log gives."""
 
-from compscmig import compsc_vfs, load_compsc, migrate  # noqa: F401
-from dpdkvm import TestPmd, require_testpmd
+from compsc_harness.mig import compsc_vfs, load_compsc, migrate  # noqa: F401
+from compsc_harness.dpdk import TestPmd, require_testpmd
 
 MIGRATIONS = 3
 PINGS = 10

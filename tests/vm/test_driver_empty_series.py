@@ -2,7 +2,7 @@
 
 import subprocess
 
-from compscvm import Bench, build_id
+from compsc_harness.vm import Bench, build_id
 
 
 def test_driver_empty_series(vm, vfs, peer, bench):

@@ -3,7 +3,7 @@
 import subprocess
 import uuid
 
-from compscvm import Bench, build_id
+from compsc_harness.vm import Bench, build_id
 
 
 def modinfo(path, field):

@@ -2,7 +2,7 @@
 
 import subprocess
 
-from compscvm import REPO, Bench, build_id
+from compsc_harness.vm import REPO, Bench, build_id
 
 
 def applied(repo):

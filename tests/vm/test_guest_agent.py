@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from compscvm import GuestCommandError, GuestTimeout
+from compsc_harness.vm import GuestCommandError, GuestTimeout
 
 
 def test_guest_agent(vm, measure):

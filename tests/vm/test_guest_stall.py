@@ -10,7 +10,7 @@ after a frozen one; see tests/vm/README.md)."""
 
 import pytest
 
-from compscvm import GuestStalled
+from compsc_harness.vm import GuestStalled
 
 
 def test_guest_stall_one_line(vm):

@@ -1,6 +1,6 @@
 """The patched igbvf loads without compsc.ko and, on a stock PF, runs exactly as stock (no CompSC entries, traffic flows)."""
 
-from compscmig import _mod, ethtool_stats
+from compsc_harness.mig import _mod, ethtool_stats
 
 
 def test_igbvf_standalone(vm, peer):

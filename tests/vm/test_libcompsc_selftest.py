@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from compscvm import Bench
+from compsc_harness.vm import Bench
 
 
 def test_libcompsc_selftest(vm, bench, measure):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from compscvm import VM, KernelProblem
+from compsc_harness.vm import VM, KernelProblem
 
 
 def test_log_guard(bench):

@@ -1,6 +1,6 @@
 """The guest-log scanner flags Oops/BUG/WARNING/call traces and the debug kernel's detector reports, and ignores out-of-tree taint notices and the detectors' boot lines."""
 
-from compscvm import kernel_problems
+from compsc_harness.vm import kernel_problems
 
 CLEAN = """[    3.1] igbvf: loading out-of-tree module taints kernel.
 [    3.2] igbvf: module verification failed: signature and/or required key missing - tainting kernel

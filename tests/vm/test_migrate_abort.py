@@ -1,6 +1,6 @@
 """An aborted migration (released without a version bump) leaves the driver working, with no restore."""
 
-from compscmig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
 
 
 def test_migrate_abort(vm, compsc_vfs, peer):

@@ -1,6 +1,6 @@
 """Migrations issued back to back: one the guest has not restored yet is refused cleanly (EAGAIN), never saved as guest state."""
 
-from compscmig import DBG, ECHO, compsc_vfs, ethtool_stats, wait_restores  # noqa: F401
+from compsc_harness.mig import DBG, ECHO, compsc_vfs, ethtool_stats, wait_restores  # noqa: F401
 
 N = 6
 

@@ -10,7 +10,7 @@ compsc_vf_shift_rings()), a head there was rotated to index 0: the device
 then owned the descriptors the driver had cleaned and not refilled, whose
 address fields still held an old write-back, and the driver's clean path
 met frames with no buffer behind them."""
-from compscmig import compsc_vfs, ethtool_stats, migrate, wait_restores, wait_stats  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate, wait_restores, wait_stats  # noqa: F401
 
 REFUSED = "CompSC: bad saved ring state, resetting"
 

@@ -7,9 +7,9 @@ tagged traffic."""
 
 import time
 
-from compscmig import (DBG, ECHO, LOOP_MIGRATIONS, compsc_vfs, ethtool_stats,  # noqa: F401
+from compsc_harness.mig import (DBG, ECHO, LOOP_MIGRATIONS, compsc_vfs, ethtool_stats,  # noqa: F401
                        migrate_under_loop, result, wait_restores)
-from compscpf import vlan_arp
+from compsc_harness.pf import vlan_arp
 
 STOP = "/tmp/cfg-loop.stop"
 VIDS = (201, 202, 203, 204)

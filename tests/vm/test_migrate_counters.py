@@ -1,6 +1,6 @@
 """Statistics stay exact across migrations: interface counters never go back and match what the peer exchanged."""
 
-from compscmig import compsc_vfs, link_stats, migrate  # noqa: F401
+from compsc_harness.mig import compsc_vfs, link_stats, migrate  # noqa: F401
 
 ROUNDS = 3
 PINGS = 20

@@ -1,6 +1,6 @@
 """Dirty logging: with the stand-in's dirty_log set, every received frame marks at least one page (compsc_dirty_pages); with it clear, nothing is marked."""
 
-from compscmig import DBG, compsc_vfs, dirty_log, ethtool_stats, link_stats, migrate  # noqa: F401
+from compsc_harness.mig import DBG, compsc_vfs, dirty_log, ethtool_stats, link_stats, migrate  # noqa: F401
 
 PINGS = 30
 

@@ -4,7 +4,7 @@ configured the VF, and the guest resets the VF and replays its own log:
 one restore, no driver reset, the MAC and reachability back, and the host
 path taken again on the next migration."""
 
-from compscmig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
 
 
 def test_migrate_guest_replay(vm, compsc_vfs, peer):

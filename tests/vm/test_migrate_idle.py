@@ -2,7 +2,7 @@
 the PF side configured by the host so the restore sends no mailbox message,
 link and ping work after."""
 
-from compscmig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
 
 
 def test_migrate_idle(vm, compsc_vfs, peer, measure):

@@ -3,7 +3,7 @@
 import re
 import time
 
-from compscmig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
 
 MIGRATIONS = 20
 PORT = 7070

@@ -3,7 +3,7 @@ restores each hand-back while down (its task looks once a second), so the
 host never finds an unrestored device and refuses; brought up, the VF works
 and the driver never took its own reset path."""
 
-from compscmig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
 
 HOPS = 3
 

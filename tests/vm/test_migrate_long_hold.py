@@ -2,8 +2,8 @@
 
 import time
 
-from compscmig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
-from compscvm import PEER_ADDR
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
+from compsc_harness.vm import PEER_ADDR
 
 HOLD_MS = 12000
 

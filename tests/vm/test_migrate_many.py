@@ -2,7 +2,7 @@
 
 import time
 
-from compscmig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
 
 N = 100
 

@@ -3,8 +3,8 @@ succeeds, no hold grows past what the host asked for (nothing in the guest
 waits for the host while holding RTNL), every migration is restored
 without a reset, and the last MTU (9000) carries jumbo frames."""
 
-from compscmig import LOOP_MIGRATIONS, compsc_vfs, migrate_under_loop  # noqa: F401
-from compscvm import Peer
+from compsc_harness.mig import LOOP_MIGRATIONS, compsc_vfs, migrate_under_loop  # noqa: F401
+from compsc_harness.vm import Peer
 
 STOP = "/tmp/mtu-loop.stop"
 

@@ -2,7 +2,7 @@
 
 import time
 
-from compscmig import blackout_window, compsc_vfs, migrate, ping_loss  # noqa: F401
+from compsc_harness.mig import blackout_window, compsc_vfs, migrate, ping_loss  # noqa: F401
 
 MIGRATIONS = 5
 

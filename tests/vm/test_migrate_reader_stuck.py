@@ -2,7 +2,7 @@
 
 import time
 
-from compscmig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
+from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate  # noqa: F401
 
 STALL_MS = 4000
 HOOK = "/sys/kernel/debug/igbvf/{bdf}/compsc_stall_ms"

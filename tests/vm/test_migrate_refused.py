@@ -1,6 +1,6 @@
 """The stand-in refuses to migrate a VF whose driver registered no area (stock igbvf) with ENOENT, which the shell names, and that VF keeps working."""
 
-from compscmig import DBG, ECHO, _mod, result
+from compsc_harness.mig import DBG, ECHO, _mod, result
 
 
 def test_migrate_refused_stock_igbvf(vm, peer):

@@ -1,6 +1,6 @@
 """A MAC change the PF refused (administrator-set MAC) is not replayed after migrations: the VF keeps working."""
 
-from compscmig import DBG, compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
+from compsc_harness.mig import DBG, compsc_vfs, ethtool_stats, migrate, wait_restores  # noqa: F401
 
 REFUSED = "52:54:00:77:99:99"
 

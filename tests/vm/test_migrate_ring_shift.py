@@ -2,9 +2,8 @@
 
 import time
 
-from compscvm import PEER_ADDR
-
-from compscmig import blackout_window, compsc_vfs, ethtool_stats, migrate, ping_loss, send_times  # noqa: F401
+from compsc_harness.vm import PEER_ADDR
+from compsc_harness.mig import blackout_window, compsc_vfs, ethtool_stats, migrate, ping_loss, send_times  # noqa: F401
 
 
 def test_migrate_ring_shift(vm, compsc_vfs, peer, measure):

@@ -3,7 +3,7 @@
 import threading
 import time
 
-from compscmig import compsc_vfs, migrate  # noqa: F401
+from compsc_harness.mig import compsc_vfs, migrate  # noqa: F401
 
 MIGRATIONS = 20
 

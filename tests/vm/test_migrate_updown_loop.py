@@ -7,7 +7,7 @@ down, takes them again after an up, and the VF answers."""
 
 import time
 
-from compscmig import (DBG, ECHO, LOOP_MIGRATIONS, compsc_vfs, ethtool_stats,  # noqa: F401
+from compsc_harness.mig import (DBG, ECHO, LOOP_MIGRATIONS, compsc_vfs, ethtool_stats,  # noqa: F401
                        migrate_under_loop, result, wait_restores)
 
 STOP = "/tmp/updown-loop.stop"

@@ -1,7 +1,7 @@
 """The CompSC modules the guest loads (compsc.ko, igb, igbvf) are the builds its image carries: their build IDs match the host copies in COMPSC_MODULES."""
 
-from compscmig import load_compsc
-from compscvm import build_id
+from compsc_harness.mig import load_compsc
+from compsc_harness.vm import build_id
 
 
 def test_modules_loaded(vm, bench):

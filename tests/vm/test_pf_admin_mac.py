@@ -1,7 +1,7 @@
 """An administrator-set VF MAC survives a migration onto a PF that forgot it: the PF shows it again, the VF's reset after the move gets it from the PF, traffic flows."""
 
-from compscmig import compsc_vfs  # noqa: F401
-from compscpf import PF_SECTION_BYTES, migrate_forgotten, pf_vf_line
+from compsc_harness.mig import compsc_vfs  # noqa: F401
+from compsc_harness.pf import PF_SECTION_BYTES, migrate_forgotten, pf_vf_line
 
 
 def test_pf_admin_mac(vm, compsc_vfs, peer, measure):

@@ -1,7 +1,7 @@
 """A PF state the destination cannot take (more VLAN filters than the VLVF holds) is refused before the reset: the migration fails cleanly and the source keeps its device and its PF state."""
 
-from compscmig import compsc_vfs, migrate  # noqa: F401
-from compscpf import pf_vf_line
+from compsc_harness.mig import compsc_vfs, migrate  # noqa: F401
+from compsc_harness.pf import pf_vf_line
 
 
 def test_pf_import_refused(vm, compsc_vfs, peer):

@@ -1,7 +1,7 @@
 """The VF's link state (auto: igb cannot force one) survives a migration onto a PF that forgot the VF, and the VF's link stays up."""
 
-from compscmig import compsc_vfs  # noqa: F401
-from compscpf import migrate_forgotten, pf_vf_line
+from compsc_harness.mig import compsc_vfs  # noqa: F401
+from compsc_harness.pf import migrate_forgotten, pf_vf_line
 
 
 def test_pf_link_state(vm, compsc_vfs, peer):

@@ -1,7 +1,7 @@
 """A port VLAN with QoS set by the administrator survives a migration onto a PF that forgot it: the PF shows it and tagged frames from the peer reach the VF."""
 
-from compscmig import compsc_vfs  # noqa: F401
-from compscpf import migrate_forgotten, pf_vf_line, vlan_arp
+from compsc_harness.mig import compsc_vfs  # noqa: F401
+from compsc_harness.pf import migrate_forgotten, pf_vf_line, vlan_arp
 
 VID, QOS = 200, 3
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from compscmig import compsc_vfs  # noqa: F401
-from compscpf import migrate_forgotten, pf_vf_line
+from compsc_harness.mig import compsc_vfs  # noqa: F401
+from compsc_harness.pf import migrate_forgotten, pf_vf_line
 
 
 def spoofed_frame_passes(vm, peer, vf, mac: str) -> bool:

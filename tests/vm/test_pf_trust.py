@@ -1,7 +1,7 @@
 """VF trust set by the administrator survives a migration onto a PF that forgot it (a fresh PF trusts no VF)."""
 
-from compscmig import compsc_vfs  # noqa: F401
-from compscpf import migrate_forgotten, pf_vf_line
+from compsc_harness.mig import compsc_vfs  # noqa: F401
+from compsc_harness.pf import migrate_forgotten, pf_vf_line
 
 
 def test_pf_trust(vm, compsc_vfs, peer):

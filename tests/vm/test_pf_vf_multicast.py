@@ -1,7 +1,7 @@
 """A multicast group the VF joined survives a migration onto a PF that forgot it: the peer's pings to the group are answered by the VF."""
 
-from compscmig import compsc_vfs  # noqa: F401
-from compscpf import migrate_forgotten
+from compsc_harness.mig import compsc_vfs  # noqa: F401
+from compsc_harness.pf import migrate_forgotten
 
 GROUP = "239.1.2.3"
 

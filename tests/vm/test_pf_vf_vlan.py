@@ -1,7 +1,7 @@
 """A VLAN filter the VF asked for survives a migration onto a PF that forgot it: tagged frames from the peer reach the VF's VLAN interface."""
 
-from compscmig import compsc_vfs  # noqa: F401
-from compscpf import migrate_forgotten, vlan_arp
+from compsc_harness.mig import compsc_vfs  # noqa: F401
+from compsc_harness.pf import migrate_forgotten, vlan_arp
 
 VID = 100
 

@@ -1,10 +1,10 @@
-"""The peer's ping accounting (compscmig.send_times, max_wait) on traces
+"""The peer's ping accounting (compsc_harness.mig.send_times, max_wait) on traces
 built by hand: no VM. Every downtime the benches report goes through
 these, so a wrong estimate would move every number silently."""
 import math
 
-from compscmig import blackout_window, max_wait, send_times
-from compscvm import PingTrace
+from compsc_harness.mig import blackout_window, max_wait, send_times
+from compsc_harness.vm import PingTrace
 
 STEP = 0.05
 

@@ -11,11 +11,11 @@ import time
 
 import pytest
 
-from compscvm import BenchError, vf_mac
+from compsc_harness.vm import BenchError, vf_mac
 import shadow
 from shadow import UPPER
 
-BUS = "0000:02:00.0"  # the e1000e on the spare root port rp2 (compscvm.py)
+BUS = "0000:02:00.0"  # the e1000e on the spare root port rp2 (tools/compsc_harness/vm.py)
 RX_RING, USECS = 512, 100
 
 

@@ -7,7 +7,7 @@ call and is not recorded."""
 
 import re
 
-from compscvm import vf_ip
+from compsc_harness.vm import vf_ip
 import shadow
 from shadow import UPPER
 

@@ -5,7 +5,7 @@ logged."""
 
 import time
 
-from compscvm import vf_ip
+from compsc_harness.vm import vf_ip
 import shadow
 from shadow import UPPER
 

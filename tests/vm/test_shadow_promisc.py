@@ -5,7 +5,7 @@ left in the log from another mode."""
 
 import re
 
-from compscvm import vf_ip, vf_mac
+from compsc_harness.vm import vf_ip, vf_mac
 import shadow
 from shadow import UPPER
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from compscvm import PEER_ADDR
+from compsc_harness.vm import PEER_ADDR
 import shadow
 
 RATE = "2mbit"      # the lower drains 250 datagrams/s

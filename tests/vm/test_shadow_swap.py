@@ -3,7 +3,7 @@
 import threading
 import time
 
-from compscvm import paced, vf_ip
+from compsc_harness.vm import paced, vf_ip
 import shadow
 
 HOLD = 2.0  # seconds with no lower at all

@@ -1,6 +1,6 @@
 """VFs created by the real igb driver via sriov_numvfs come up on igbvf with link and fixed MACs."""
 
-from compscvm import vf_mac
+from compsc_harness.vm import vf_mac
 
 
 def test_vf_link(vm, vfs):

@@ -11,7 +11,7 @@ up on exit.
 import argparse
 import sys
 
-from compscvm import Peer, VM, vf_ip
+from compsc_harness.vm import Peer, VM, vf_ip
 
 
 def main() -> int:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compsc-agent: runs shell commands for the test harness over a
- * virtio-serial port (tests/vm/compscvm.py is the other end).
+ * virtio-serial port (tools/compsc_harness/vm.py is the other end).
  *
  * Why a program and not a shell loop on the serial console: commands must
  * not be confused with kernel messages, output is arbitrary bytes, each

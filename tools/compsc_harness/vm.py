@@ -1,4 +1,4 @@
-"""compscvm: drive the CompSC bench VM and its host-side network peer.
+"""compsc_harness.vm: drive the CompSC bench VM and its host-side network peer.
 
 The bench (see tests/vm/README.md) is QEMU q35 in TCG mode with an emulated
 Intel 82576 (``-device igb``) behind a PCIe root port, running Debian's
@@ -8,7 +8,7 @@ QEMU's network backend, so traffic is measured as a remote client sees it.
 
 Typical use::
 
-    from compscvm import Peer, VM
+    from compsc_harness.vm import Peer, VM
 
     with Peer() as peer, VM(peer=peer) as vm:   # boots; cleans up on exit
         vfs = vm.setup_vfs(2)                   # igb PF up, 2 VFs on igbvf
@@ -728,7 +728,7 @@ class VM:
             self._boot(*self._boot_args)
         except GuestStalled as e:
             # Nothing ran in the guest yet: booting it again hides nothing.
-            print(f"compscvm: {e}; booting it once more", file=sys.stderr)
+            print(f"compsc_harness.vm: {e}; booting it once more", file=sys.stderr)
             self.reboot()
         except BaseException:
             self.close(check=False)

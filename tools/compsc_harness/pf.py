@@ -1,4 +1,4 @@
-"""compscpf: the PF side of CompSC migrations on the bench (VF-in-PF state).
+"""compsc_harness.pf: the PF side of CompSC migrations on the bench (VF-in-PF state).
 
     line = pf_vf_line(vm, 0)     # "vf 0 link/ether ..., spoof checking on, ..."
     res = migrate_forgotten(vm, vf)   # reset=both: the PF forgot, then imported
@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from compscmig import migrate
+from .mig import migrate
 
 HERE = Path(__file__).resolve().parent
 PF_SECTION_BYTES = 8 + 152  # record header + struct compsc_pf_vf_state

@@ -1,4 +1,4 @@
-"""compscmig: CompSC migrations on the bench, on top of compscvm.
+"""compsc_harness.mig: CompSC migrations on the bench, on top of .vm.
 
 The CompSC stack in the guest is compsc.ko (libcompsc), the patched igb PF
 (drivers/igb), the patched igbvf (drivers/igbvf) and the stand-in hypervisor
@@ -24,7 +24,7 @@ except ImportError:
     # host without pytest; only the tests need the fixture below.
     pytest = None
 
-from compscvm import VF, VM, Bench, BenchError, PingTrace, build_id
+from .vm import VF, VM, Bench, BenchError, PingTrace, build_id
 
 DBG = "/sys/kernel/debug/compsc_bench"
 # What writes the stand-in's control files. Not the shell's echo: the

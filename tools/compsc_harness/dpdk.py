@@ -1,4 +1,4 @@
-"""dpdkvm: DPDK's testpmd on a bench VF, on top of compscvm/compscmig.
+"""compsc_harness.dpdk: DPDK's testpmd on a bench VF, on top of .vm and .mig.
 
 The VF goes to vfio-pci in no-IOMMU mode (guest/dpdk-vf), and testpmd
 (built by `make dpdk`, which `make vm-test` runs, with the CompSC igb VF PMD, drivers/dpdk) answers the
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from compscmig import migrate
-from compscvm import VF, VM
+from .mig import migrate
+from .vm import VF, VM
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
 LOG = "/tmp/testpmd.log"
@@ -240,7 +240,7 @@ class TestPmd:
 
 
 def move(tp: TestPmd, peer, n: int, pings: int = 10, **how) -> dict:
-    """Stand-in migration number @n of testpmd's VF (@how: compscmig.migrate's
+    """Stand-in migration number @n of testpmd's VF (@how: compsc_harness.mig.migrate's
     knobs): the PMD has then restored exactly @n times and answers @pings
     pings from @peer. The stand-in's result."""
     res = migrate(tp.vm, tp.vf, **how)

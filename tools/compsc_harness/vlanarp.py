@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """vlanarp: tagged ARP from the peer's namespace (the host has no 8021q).
 
 usage: vlanarp.py IFACE VID TARGET_IP [COUNT] [--any-tag] [--dst=MAC]

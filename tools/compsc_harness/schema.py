@@ -4,7 +4,7 @@ validate(report) -> list of error strings (empty = valid), from
 python3-jsonschema (Draft 2020-12). The package is required: one real
 validator, no second opinion from a hand-written subset of JSON Schema.
 
-    python3 -m compscbench.schema REPORT.json     (from tools/)
+    PYTHONPATH=tools python3 -m compsc_harness.schema REPORT.json
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 try:
     import jsonschema
 except ImportError as e:
-    raise ImportError("compscbench.schema needs python3-jsonschema "
+    raise ImportError("compsc_harness.schema needs python3-jsonschema "
                       "(apt-get install python3-jsonschema, or .ci/install-deps.sh)") from e
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "compsc-bench.schema.json"
