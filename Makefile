@@ -11,6 +11,9 @@
 
 TOP      := $(abspath .)
 BUILD    ?= $(TOP)/build
+# the build's own scripts (kernel fetch, driver trees), run by make and by
+# the Debian packages' DKMS builds
+SCRIPTS  := $(TOP)/scripts
 CC       ?= cc
 PYTHON   ?= python3
 

@@ -23,7 +23,7 @@ KSRC     := $(KCACHE)/src
 # may run at once: what decides a re-fetch is content (the version pin and
 # the script), not a checkout's file times, and the fetch runs under a lock
 # that re-checks the stamp (kernel-fetch.sh removes the tree it replaces).
-KFETCH_ID := $(shell cat $(TOP)/mk/kernel.version $(TOP)/tests/vm/kernel-fetch.sh | \
+KFETCH_ID := $(shell cat $(TOP)/mk/kernel.version $(SCRIPTS)/kernel-fetch.sh | \
 		sha256sum | cut -c1-12)
 KSTAMP   := $(KCACHE)/.unpacked-$(KFETCH_ID)
 # Debian's linux-source tarball, the upstream code of everything we
@@ -48,14 +48,14 @@ kernel: $(KSTAMP)
 $(KSTAMP):
 	@mkdir -p $(KCACHE)
 	flock $(KCACHE).lock sh -c 'test -e $@ || { \
-		$(BENCH)/kernel-fetch.sh $(KCACHE) $(KERNEL_ABI) $(KERNEL_PKGVER) \
+		$(SCRIPTS)/kernel-fetch.sh $(KCACHE) $(KERNEL_ABI) $(KERNEL_PKGVER) \
 			$(KERNEL_FLAVOUR) $(KERNEL_SOURCE) && touch $@; }'
 
 # ---------------------------------------------------------------- drivers
 # Drivers may use libcompsc: they get its headers and compsc.ko's symbols
 # (and so depend on compsc.ko at load time; guest/compsc-insmod handles that)
 # - the PF driver does. A VF driver links the guest helper in instead
-# (COMPSC_LIB, see build-driver.sh) and needs no other module.
+# (COMPSC_LIB, see scripts/build-driver.sh) and needs no other module.
 HAVE_KMOD  := $(wildcard $(TOP)/libcompsc/Kbuild)
 DRIVER_ENV := $(if $(HAVE_KMOD),COMPSC_INC=$(KMOD)/libcompsc/include \
 		COMPSC_SYMVERS=$(KMOD)/libcompsc/Module.symvers) \
@@ -66,7 +66,7 @@ SERIES ?= $(TOP)/drivers/$(DRIVER)
 NAME   ?= $(DRIVER)
 driver: $(KSTAMP) $(if $(HAVE_KMOD),kmod-compsc)
 	@test -n "$(DRIVER)" || { echo "usage: make driver DRIVER=igbvf [SERIES=dir] [NAME=out]"; exit 2; }
-	$(DRIVER_ENV) $(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(DRIVER) $(SERIES) $(BUILD)/drivers/$(NAME)
+	$(DRIVER_ENV) $(SCRIPTS)/build-driver.sh $(KSRC) $(KDIR) $(DRIVER) $(SERIES) $(BUILD)/drivers/$(NAME)
 
 # The builds the bench carries into the VM: name:driver:series.
 #   igbvf           upstream igbvf + drivers/igbvf (the CompSC VF series)
@@ -87,7 +87,7 @@ BENCH_KOS := $(foreach d,$(BENCH_DRIVERS),$(call bd_ko,$d))
 # unchanged, so these rules can always run; .ko mtimes only move on a rebuild.
 define bench_driver_rule
 $(call bd_ko,$1): $(KSTAMP) $(if $(HAVE_KMOD),kmod-compsc) FORCE
-	@$(DRIVER_ENV) $(BENCH)/build-driver.sh $(KSRC) $(KDIR) $(call bd_driver,$1) $(call bd_series,$1) $(BUILD)/drivers/$(call bd_name,$1)
+	@$(DRIVER_ENV) $(SCRIPTS)/build-driver.sh $(KSRC) $(KDIR) $(call bd_driver,$1) $(call bd_series,$1) $(BUILD)/drivers/$(call bd_name,$1)
 endef
 $(foreach d,$(BENCH_DRIVERS),$(eval $(call bench_driver_rule,$d)))
 drivers: $(BENCH_KOS)

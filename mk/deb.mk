@@ -14,7 +14,7 @@
 #
 # dpkg-buildpackage runs in a staging copy of the checkout, so nothing is
 # written into it. The staging copy also gets linux-drivers/: the patched
-# igb and igbvf (tests/vm/driver-tree.sh, as the bench makes them) and the
+# igb and igbvf (scripts/driver-tree.sh, as the bench makes them) and the
 # VFIO core sources, all from the pinned linux-source package.
 
 DEB_DIR   := $(BUILD)/deb
@@ -33,7 +33,7 @@ DEB_CHROOT := $(HOME)/.cache/compsc/deb-chroot/bookworm-$(KREL)-$(shell \
 	sha1sum $(TOP)/tests/deb/chroot-base.sh | cut -c1-12).tar.zst
 
 # $(call deb_driver,DRIVER,SERIES[,COMPSC_LIB]): the patched driver directory.
-deb_driver = $(BENCH)/driver-tree.sh prepare $(KSRC) $1 $2 $(DEB_STAGE).trees/$1 $3 && \
+deb_driver = $(SCRIPTS)/driver-tree.sh prepare $(KSRC) $1 $2 $(DEB_STAGE).trees/$1 $3 && \
 	cp -a $(DEB_STAGE).trees/$1/drivers/net/ethernet/intel/$1 $(DEB_STAGE)/linux-drivers/
 
 # DKMS installs a module in place of the kernel's own only if its

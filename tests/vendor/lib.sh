@@ -93,7 +93,7 @@ vendor_make() {
 	config=CONFIG_$(echo "$driver" | tr '[:lower:]' '[:upper:]')
 	if grep -q 'COMPSC_VF_OBJS' "$DRIVER_DIR/Makefile"; then
 		rsync -a --delete --exclude='*.o' --exclude='.*.cmd' "$COMPSC_LIB/" "$DRIVER_DIR/compsc/"
-		objs=$("$VENDOR_TOP/tests/vm/driver-tree.sh" vf-objs "$COMPSC_LIB")
+		objs=$("$VENDOR_TOP/scripts/driver-tree.sh" vf-objs "$COMPSC_LIB")
 		make -s -C "$KDIR" M="$DRIVER_DIR" "$config=m" COMPSC_VF_OBJS="$objs" \
 			KCFLAGS="-I$DRIVER_DIR/compsc/include -DCOMPSC_LINKED -Werror" modules
 	elif [ -n "$COMPSC_SYMVERS" ]; then
