@@ -41,6 +41,7 @@ from pathlib import Path
 
 from compsc_harness.vm import VM, Peer
 from compsc_harness.mig import max_wait
+from compsc_harness.stats import fmt, ratio, vs
 from e2e_plot import gap_parts, plot_gaps
 from pcsample import DstSampler, Symbols, UserSymbols, window
 from nested import (DST_PORT, L1, L2_ACCEL, L2_IP, L2_VMLINUZ, MIG_PORT,
@@ -525,20 +526,10 @@ def link_latest(top: Path, out: Path) -> None:
     latest.symlink_to(out.name)
 
 
-def ratio(num: dict, den: dict, key: str = "peer_gap_s") -> str:
-    """Peer-seen downtime @num / @den (by @key), or nan when either did
-    not complete."""
-    if num.get(key) is None or den.get(key) is None:
-        return "nan"
-    return f"{num[key] / den[key]:.2f}"
-
-
 def vs_qemu(r: dict) -> str:
-    """Peer-seen downtime over QEMU's reported downtime (medians), or nan."""
+    """Peer-seen downtime over QEMU's reported downtime (medians), or na."""
     qd = [d for d in r.get("qemu_downtime_ms", []) if d]
-    if r["peer_gap_s"] is None or not qd:
-        return "nan"
-    return f"{r['peer_gap_s'] / (statistics.median(qd) / 1000.0):.2f}"
+    return fmt(ratio(r["peer_gap_s"], statistics.median(qd) / 1000.0 if qd else None))
 
 
 def report(results: dict) -> int:
@@ -551,14 +542,14 @@ def report(results: dict) -> int:
     print("bench-e2e: longest wait of a request for the guest (s): " + " ".join(
         f"{k}={'-' if v.get('peer_wait_s') is None else round(v['peer_wait_s'], 2)}"
         for k, v in results.items()) +
-        f" compsc_vs_pv={ratio(log, results['virtio'], 'peer_wait_s')}")
+        f" compsc_vs_pv={vs(log, results['virtio'], 'peer_wait_s')}")
     dpdk = results["compsc-dpdk"]
     if dpdk["status"] != "not run":
-        print(f"bench-e2e-dpdk: dpdk_vs_pv={ratio(dpdk, results['virtio'])} "
-              f"dpdk_vs_igbvf={ratio(dpdk, log)} dpdk_vs_qemu={vs_qemu(dpdk)} "
-              f"dpdk_vs_dpdk_pv={ratio(dpdk, results['dpdk-virtio'])}")
-    print(f"bench-e2e: compsc_vs_pv={ratio(log, results['virtio'])} "
-          f"compsc_vs_unplug={ratio(log, results['unplug'])} "
+        print(f"bench-e2e-dpdk: dpdk_vs_pv={vs(dpdk, results['virtio'])} "
+              f"dpdk_vs_igbvf={vs(dpdk, log)} dpdk_vs_qemu={vs_qemu(dpdk)} "
+              f"dpdk_vs_dpdk_pv={vs(dpdk, results['dpdk-virtio'])}")
+    print(f"bench-e2e: compsc_vs_pv={vs(log, results['virtio'])} "
+          f"compsc_vs_unplug={vs(log, results['unplug'])} "
           f"converged={'yes' if converged else 'no'} "
           f"compsc_vs_qemu={vs_qemu(log)}")
     return 0

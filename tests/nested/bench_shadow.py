@@ -50,6 +50,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+from compsc_harness.stats import vs
 from compsc_harness.vm import Peer, vf_mac
 import bench_e2e
 from bench_e2e import CompscLog, Mode
@@ -419,17 +420,10 @@ def save(results: dict, took: float) -> Path:
     return out
 
 
-def ratio(num: dict, den: dict) -> str:
-    """Median gap @num / @den, or "na" when either has none."""
-    if num.get("peer_gap_s") is None or den.get("peer_gap_s") is None:
-        return "na"
-    return f"{num['peer_gap_s'] / den['peer_gap_s']:.2f}"
-
-
 def summary(results: dict) -> dict:
     sh = results["shadow"]
-    return {"shadow_vs_unplug": ratio(sh, results["unplug"]),
-            "shadow_vs_failover": ratio(sh, results["failover"]),
+    return {"shadow_vs_unplug": vs(sh, results["unplug"]),
+            "shadow_vs_failover": vs(sh, results["failover"]),
             "config_kept": "yes" if sh.get("config_kept") else "no",
             "tcp_alive": "yes" if sh.get("tcp", {}).get("survived") else "no"}
 
@@ -448,8 +442,8 @@ def report(results: dict, out: Path) -> int:
         f"{k} {v.get('gaps_s', [])}" for k, v in results.items()))
     hold = results["shadow-hold"]
     print(f"bench-shadow: without the standby: shadow_hold_vs_unplug="
-          f"{ratio(hold, results['unplug'])} shadow_hold_vs_failover="
-          f"{ratio(hold, results['failover'])}")
+          f"{vs(hold, results['unplug'])} shadow_hold_vs_failover="
+          f"{vs(hold, results['failover'])}")
     s = summary(results)
     print(f"bench-shadow: shadow_vs_unplug={s['shadow_vs_unplug']} "
           f"shadow_vs_failover={s['shadow_vs_failover']} "
