@@ -118,6 +118,8 @@ fake_port_destroy(void *p)
 
 	if (dev->data->rx_queues != NULL && dev->data->rx_queues[0] != NULL)
 		eth_igb_rx_queue_release(dev, 0);
+	if (dev->data->tx_queues != NULL && dev->data->tx_queues[0] != NULL)
+		eth_igb_tx_queue_release(dev, 0);
 	rte_eth_dev_release_port(dev);
 }
 
@@ -139,6 +141,57 @@ fake_port_restore(void *dev, const uint32_t *rx_head, const uint32_t *tx_head,
 {
 	return eth_igbvf_compsc_restore_queues(dev, rx_head, tx_head,
 					       mem_copied);
+}
+
+int
+fake_port_add_txq(void *p, uint16_t nb_desc)
+{
+	struct rte_eth_dev *dev = p;
+	struct rte_eth_txconf conf = { .tx_free_thresh = 0 };
+
+	dev->data->tx_queues = rte_zmalloc("fake_txq", sizeof(void *),
+					   RTE_CACHE_LINE_SIZE);
+	if (dev->data->tx_queues == NULL)
+		return -1;
+	dev->data->nb_tx_queues = 1;
+	if (eth_igb_tx_queue_setup(dev, 0, nb_desc, SOCKET_ID_ANY, &conf) != 0)
+		return -1;
+	eth_igbvf_tx_init(dev);
+	return 0;
+}
+
+uint16_t
+fake_port_xmit(void *p, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_eth_dev *dev = p;
+
+	return eth_igb_xmit_pkts(dev->data->tx_queues[0], pkts, n);
+}
+
+/* The device's write-back of TX descriptor @idx: done */
+void
+fake_dev_tx_done(void *p, uint16_t idx)
+{
+	struct rte_eth_dev *dev = p;
+	char name[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+	volatile union e1000_adv_tx_desc *d;
+
+	snprintf(name, sizeof(name), "eth_p%u_q0_tx_ring",
+		 (unsigned int)dev->data->port_id);
+	mz = rte_memzone_lookup(name);
+	if (mz == NULL)
+		return;
+	d = (volatile union e1000_adv_tx_desc *)mz->addr + idx;
+	d->wb.status = rte_cpu_to_le_32(E1000_TXD_STAT_DD);
+}
+
+int
+fake_port_tx_cleanup(void *p)
+{
+	struct rte_eth_dev *dev = p;
+
+	return dev->dev_ops->tx_done_cleanup(dev->data->tx_queues[0], 0);
 }
 
 uint32_t

@@ -47,6 +47,16 @@ struct rte_mbuf *fake_dev_write(void *dev, uint16_t idx, uint16_t len,
 				uint8_t fill, int eop);
 
 /*
+ * A TX queue 0 of @nb_desc descriptors for the port (the PMD's setup and
+ * TX init); its stock transmit; the device marking descriptor @idx done;
+ * the port's tx_done_cleanup op as rte_eth_tx_done_cleanup() calls it.
+ */
+int fake_port_add_txq(void *dev, uint16_t nb_desc);
+uint16_t fake_port_xmit(void *dev, struct rte_mbuf **pkts, uint16_t n);
+void fake_dev_tx_done(void *dev, uint16_t idx);
+int fake_port_tx_cleanup(void *dev);
+
+/*
  * The port runs with CompSC context @cs (igb_compsc_create()'s, priv
  * @dev) as the PMD's init sets it up: its ops and mailbox wrappers, and
  * its interrupt handler on an eventfd the EAL interrupt thread polls.

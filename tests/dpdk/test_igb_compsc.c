@@ -31,6 +31,8 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_memzone.h>
 
@@ -235,7 +237,8 @@ host_migrate(struct fake_pf *pf, const uint32_t *heads, u32 flags)
 	u32 n, i;
 
 	ctl = host_ctl(pf, &slots, &n);
-	CHECK(compsc_writer_acquire(ctl, slots, n, &host_env, 10000000) == 0);
+	/* 1 s: an lcore polling on a busy machine may be preempted inside */
+	CHECK(compsc_writer_acquire(ctl, slots, n, &host_env, 1000000000) == 0);
 	for (i = 0; i < 2 * IGB_COMPSC_QUEUES; i++)
 		compsc_area_saved(a)[i] = cpu_to_le64(heads[i]);
 	ctl->flags = cpu_to_le32(flags);
@@ -733,11 +736,124 @@ test_mbx_serialised(void)
 	ring_port_close(&rp);
 }
 
+/*
+ * The race of a TX-owning lcore's tx_done_cleanup with the restore,
+ * which another lcore's receive burst runs. Each round: 64 frames sent,
+ * the first 32 done and freed by the cleanup loop, the other 32 still
+ * pending when the host saves TDH; after the restore (TX shifted by 32)
+ * they must all still be held by the port, however the cleanup ran
+ * meanwhile, and each freed once when the fresh device completes them.
+ */
+#define RACE_ROUNDS	200
+#define RACE_RING	256
+#define RACE_SENT	64
+#define RACE_DONE	32
+
+static volatile int race_stop;
+
+static int
+race_cleanup_loop(void *dev)
+{
+	while (!race_stop)
+		fake_port_tx_cleanup(dev);
+	return 0;
+}
+
+/* Receive bursts until the port restored (here or on the other lcore) */
+static void
+race_restore(struct ring_port *rp, struct rte_mbuf **rx)
+{
+	int64_t want = xstat(rp->cs, "compsc_restores") + 1;
+
+	while (xstat(rp->cs, "compsc_restores") < want)
+		ring_rx(rp, rx);
+}
+
+/* Cleaned up by the other lcore: wait until the pool holds @avail */
+static int
+race_wait_avail(struct rte_mempool *mp, unsigned int avail)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+
+	while (rte_mempool_avail_count(mp) != avail)
+		if (rte_get_timer_cycles() > end)
+			return 0;
+	return 1;
+}
+
+static void
+test_cleanup_race(void)
+{
+	static const uint32_t heads[] = { 0, 0, RACE_DONE, 0 };
+	static const uint32_t back[] = { 0, 0, RACE_SENT - RACE_DONE, 0 };
+	struct rte_mbuf *pkts[RACE_SENT], *rx[32];
+	struct rte_mempool *txp;
+	struct ring_port rp;
+	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), size, early = 0;
+	unsigned int i, r, k, bad = 0;
+
+	txp = rte_pktmbuf_pool_create("test_igb_tx", 511, 0, 0,
+				      RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	CHECK(txp != NULL && lcore < RTE_MAX_LCORE);
+	if (txp == NULL || lcore >= RTE_MAX_LCORE)
+		return;
+	size = rte_mempool_avail_count(txp);
+	CHECK(ring_port_open(&rp, 9, pool) == 0);
+	if (rp.cs == NULL)
+		return;
+	CHECK(fake_port_add_txq(rp.dev, RACE_RING) == 0);
+	CHECK(fake_port_attach(rp.dev, rp.cs) == 0);
+	race_stop = 0;
+	rte_eal_remote_launch(race_cleanup_loop, rp.dev, lcore);
+	for (r = 0; r < RACE_ROUNDS && !bad; r++) {
+		for (i = 0; i < RACE_SENT; i++) {
+			pkts[i] = rte_pktmbuf_alloc(txp);
+			if (pkts[i] == NULL)
+				break;
+			rte_pktmbuf_append(pkts[i], 60);
+		}
+		CHECK(i == RACE_SENT);
+		if (i != RACE_SENT)
+			break;
+		k = fake_port_xmit(rp.dev, pkts, RACE_SENT);
+		CHECK(k == RACE_SENT);
+		if (k != RACE_SENT)
+			break;
+		for (i = 0; i < RACE_DONE; i++)
+			fake_dev_tx_done(rp.dev, i);
+		bad |= !race_wait_avail(txp, size - (RACE_SENT - RACE_DONE));
+		host_migrate(&rp.pf, heads, COMPSC_F_HOST_CONFIGURED);
+		/* the restore, while the other lcore cleans up */
+		race_restore(&rp, rx);
+		/* the pending frames, now at the front: none freed yet */
+		if (rte_mempool_avail_count(txp) != size - (RACE_SENT - RACE_DONE))
+			early++;
+		for (k = 0; k < RACE_SENT - RACE_DONE; k++)
+			fake_dev_tx_done(rp.dev, k);
+		bad |= !race_wait_avail(txp, size);
+		/* a double free puts more than the pool holds */
+		bad |= rte_mempool_ops_get_count(txp) > size;
+		/* the next round starts at index 0 again */
+		host_migrate(&rp.pf, back, COMPSC_F_HOST_CONFIGURED);
+		race_restore(&rp, rx);
+	}
+	race_stop = 1;
+	rte_eal_wait_lcore(lcore);
+	if (early != 0 || bad)
+		fprintf(stderr, "cleanup race: %u of %u restores let the cleanup free pending mbufs%s\n",
+			early, r, bad ? ", mbuf accounting broken" : "");
+	CHECK(early == 0 && !bad);
+	fake_port_detach(rp.dev);
+	ring_port_close(&rp);
+	rte_mempool_free(txp);
+}
+
 int
 main(int argc, char **argv)
 {
 	char *eal[] = { argv[0], "--no-huge", "--no-pci", "--no-shconf",
-			"-m", "64", "-l", "0", "--log-level", "*:error" };
+			"-m", "64", "--lcores", "0@0,1@1", "--log-level",
+			"*:error" };
 
 	(void)argc;
 	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
@@ -760,6 +876,7 @@ main(int argc, char **argv)
 	test_ring_scattered(1);
 	test_mbx_serialised();
 	test_close_held();
+	test_cleanup_race();
 	rte_eal_cleanup();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
