@@ -99,4 +99,10 @@ if [ ! -e "$B/build.ninja" ]; then
 		tail -30 "$OUT/meson-setup.log" >&2; exit 1; }
 	echo "${MESON_OPTS[*]}" > "$OUT/.meson-opts"
 fi
+# meson compiles through ccache when it is installed (.ci/install-deps.sh).
+# The cache is the machine's, next to the DPDK source: every checkout
+# builds the same inputs, so it hits when only the checkout's path
+# differs (paths relative to OUT, the build directory not hashed).
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/compsc/ccache}
+export CCACHE_BASEDIR=$OUT CCACHE_NOHASHDIR=1
 nice -n 19 ninja -C "$B" -j "$JOBS"
