@@ -5,6 +5,7 @@
  * mailbox handler, which runs in atomic context.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
@@ -27,6 +28,23 @@ struct compsc_pf_entry {
 /* compsc_reg_lock protects every field of compsc_pfs[]. */
 static DEFINE_SPINLOCK(compsc_reg_lock);
 static struct compsc_pf_entry compsc_pfs[COMPSC_MAX_PFS];
+
+/*
+ * Test only (debugfs compsc/pf_call_delay_ms): the next PF call waits this
+ * long between taking the PF's ops and calling them, once, so that a test
+ * can unbind the PF driver inside that window.
+ */
+static u32 compsc_pf_call_delay_ms;
+
+static void compsc_pf_call_delay(struct pci_dev *vfdev)
+{
+	u32 ms = xchg(&compsc_pf_call_delay_ms, 0);
+
+	if (!ms)
+		return;
+	pci_warn(vfdev, "pf_call_delay_ms: PF call delayed %u ms\n", ms);
+	msleep(ms);
+}
 
 static struct compsc_pf_entry *compsc_pf_find_locked(struct pci_dev *pf)
 {
@@ -158,6 +176,8 @@ const struct compsc_pf_ops *compsc_vf_pf_ops_get(struct pci_dev *vfdev,
 		*pf = pci_dev_get(e->pf);
 	}
 	spin_unlock_irqrestore(&compsc_reg_lock, flags);
+	if (ops)
+		compsc_pf_call_delay(vfdev);
 	return ops;
 }
 EXPORT_SYMBOL_GPL(compsc_vf_pf_ops_get);
@@ -206,6 +226,8 @@ void compsc_registry_debugfs_init(void)
 	compsc_debugfs = debugfs_create_dir("compsc", NULL);
 	debugfs_create_file("areas", 0400, compsc_debugfs, NULL,
 			    &compsc_areas_fops);
+	debugfs_create_u32("pf_call_delay_ms", 0600, compsc_debugfs,
+			   &compsc_pf_call_delay_ms);
 }
 
 void compsc_registry_debugfs_exit(void)
