@@ -146,6 +146,29 @@ static int cvf_pf_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(cvf_pf);
 
 /*
+ * fault_assigned (test only): mark the VF assigned, as Xen's pciback does.
+ * vfio-pci does not, so a PF driver's remove normally waits in
+ * pci_disable_sriov() for QEMU to release the VF; a PF with an assigned
+ * VF keeps SR-IOV enabled and goes away under a VF that lives on.
+ */
+static int cvf_assigned_get(void *data, u64 *val)
+{
+	*val = pci_is_dev_assigned(data);
+	return 0;
+}
+
+static int cvf_assigned_set(void *data, u64 val)
+{
+	if (val)
+		pci_set_dev_assigned(data);
+	else
+		pci_clear_dev_assigned(data);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cvf_assigned_fops, cvf_assigned_get, cvf_assigned_set,
+			 "%llu\n");
+
+/*
  * For tests and operators: did QEMU really read the log, and how did the
  * last migration end (`compsc devices` reads "result")?
  */
@@ -163,6 +186,8 @@ void cvf_log_debugfs_add(struct cvf_dev *cvf)
 	debugfs_create_file("timeline", 0444, dir, cvf, &cvf_timeline_fops);
 	debugfs_create_file("pf", 0444, dir, cvf, &cvf_pf_fops);
 	debugfs_create_u32("fault_give", 0600, dir, &cvf->fault_give);
+	debugfs_create_file_unsafe("fault_assigned", 0600, dir, cvf_pdev(cvf),
+				   &cvf_assigned_fops);
 }
 
 void cvf_log_debugfs_del(struct cvf_dev *cvf)
