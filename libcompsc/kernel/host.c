@@ -127,6 +127,23 @@ EXPORT_SYMBOL_GPL(compsc_host_take_registered);
 
 /* ---- the VF's PF ------------------------------------------------------------ */
 
+/*
+ * A call of the VF's PF ops (compsc_vf_pf_get()); said once here when the
+ * PF has no driver that offers them, e.g. because it was unbound during
+ * the migration: the step fails rather than go on without the PF's state.
+ */
+static int compsc_host_pf_get(struct pci_dev *vfdev, struct compsc_pf_call *c,
+			      const char *what)
+{
+	int err = compsc_vf_pf_get(vfdev, c);
+
+	if (err)
+		dev_err_ratelimited(&vfdev->dev,
+				    "the VF's PF driver is gone (or is no CompSC PF driver): %s refused\n",
+				    what);
+	return err;
+}
+
 /**
  * compsc_host_pf_export() - read what the VF's PF holds for it
  * @vfdev: the VF
@@ -134,25 +151,28 @@ EXPORT_SYMBOL_GPL(compsc_host_take_registered);
  * @x: filled with the PF_VF_EXT state, for a PF that holds more
  *
  * Return: the sections exported: 0 (the PF offers no CompSC ops: the
- * stream carries no PF section), 1 (@st), 2 (@st and @x), or the PF
- * driver's -errno.
+ * stream carries no PF section), 1 (@st), 2 (@st and @x), -ENODEV (no
+ * CompSC PF driver, e.g. unbound meanwhile) or the PF driver's -errno.
  */
 int compsc_host_pf_export(struct pci_dev *vfdev,
 			  struct compsc_pf_vf_state *st,
 			  struct compsc_pf_vf_xstate *x)
 {
 	const struct compsc_pf_ops *ops;
-	struct pci_dev *pf = NULL;
-	int vf = -1, ret = 0;
+	struct compsc_pf_call c;
+	int ret;
 
-	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
+	ret = compsc_host_pf_get(vfdev, &c, "export");
+	if (ret)
+		return ret;
+	ops = c.ops;
 	if (ops && ops->vf_export_ext) {
 		memset(x, 0, sizeof(*x));
-		ret = ops->vf_export_ext(pf, vf, st, x) ?: 2;
+		ret = ops->vf_export_ext(c.pf, c.vf, st, x) ?: 2;
 	} else if (ops && ops->vf_export) {
-		ret = ops->vf_export(pf, vf, st) ?: 1;
+		ret = ops->vf_export(c.pf, c.vf, st) ?: 1;
 	}
-	compsc_vf_pf_ops_put(ops, pf);
+	compsc_vf_pf_put(&c);
 	if (ret < 0)
 		pci_err(vfdev, "PF cannot export the VF's state: %d\n", ret);
 	else if (ret == 2 && x->ext.lost)
@@ -169,21 +189,21 @@ static bool compsc_host_ext_pf(const struct compsc_pf_ops *ops)
 }
 
 /* The PF's check or import of @p; -EOPNOTSUPP if it cannot take it. */
-static int compsc_host_pf_call(const struct compsc_pf_ops *ops,
-			       struct pci_dev *pf, int vf,
+static int compsc_host_pf_call(const struct compsc_pf_call *c,
 			       const struct compsc_host_pf *p, bool apply)
 {
 	const struct compsc_pf_vf_xstate *x = p->has_x ? &p->x : NULL;
+	const struct compsc_pf_ops *ops = c->ops;
 
 	if (compsc_host_ext_pf(ops))
-		return apply ? ops->vf_import_ext(pf, vf, &p->st, x) :
-			       ops->vf_check_ext(pf, vf, &p->st, x);
+		return apply ? ops->vf_import_ext(c->pf, c->vf, &p->st, x) :
+			       ops->vf_check_ext(c->pf, c->vf, &p->st, x);
 	if (!ops || x)	/* PF_VF_EXT's state would be lost here */
 		return -EOPNOTSUPP;
 	if (apply && ops->vf_import)
-		return ops->vf_import(pf, vf, &p->st);
+		return ops->vf_import(c->pf, c->vf, &p->st);
 	if (!apply && ops->vf_check)
-		return ops->vf_check(pf, vf, &p->st);
+		return ops->vf_check(c->pf, c->vf, &p->st);
 	return -EOPNOTSUPP;
 }
 
@@ -221,10 +241,9 @@ static int compsc_host_pf_judge(struct pci_dev *vfdev,
 int compsc_host_pf_apply(struct pci_dev *vfdev,
 			 const struct compsc_stream_view *v, bool apply)
 {
-	const struct compsc_pf_ops *ops;
 	struct compsc_host_pf *p;
-	struct pci_dev *pf = NULL;
-	int vf = -1, err;
+	struct compsc_pf_call c;
+	int err;
 
 	p = kmalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
@@ -232,11 +251,13 @@ int compsc_host_pf_apply(struct pci_dev *vfdev,
 	err = compsc_host_pf_sections(v, p) ? -EINVAL : 0;
 	if (err || !p->has_st)
 		goto out;
-	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
-	err = compsc_host_pf_call(ops, pf, vf, p, apply);
+	err = compsc_host_pf_get(vfdev, &c, apply ? "import" : "check");
+	if (err)
+		goto out;
+	err = compsc_host_pf_call(&c, p, apply);
 	if (!err && apply)
-		err = compsc_host_pf_judge(vfdev, p, compsc_host_ext_pf(ops));
-	compsc_vf_pf_ops_put(ops, pf);
+		err = compsc_host_pf_judge(vfdev, p, compsc_host_ext_pf(c.ops));
+	compsc_vf_pf_put(&c);
 out:
 	if (err < 0)
 		pci_err(vfdev, "PF refused the VF's state (%s): %d\n",
@@ -250,18 +271,21 @@ EXPORT_SYMBOL_GPL(compsc_host_pf_apply);
  * compsc_host_pf_forget() - the PF forgets the VF's state, as a fresh
  * destination's PF would (@probe: only ask whether it can)
  *
- * Return: 0, -EOPNOTSUPP (the PF cannot) or the PF driver's -errno.
+ * Return: 0, -EOPNOTSUPP (the PF cannot), -ENODEV (no CompSC PF driver)
+ * or the PF driver's -errno.
  */
 int compsc_host_pf_forget(struct pci_dev *vfdev, bool probe)
 {
-	const struct compsc_pf_ops *ops;
-	struct pci_dev *pf = NULL;
-	int vf = -1, err = -EOPNOTSUPP;
+	struct compsc_pf_call c;
+	int err;
 
-	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
-	if (ops && ops->vf_forget)
-		err = probe ? 0 : ops->vf_forget(pf, vf);
-	compsc_vf_pf_ops_put(ops, pf);
+	err = compsc_vf_pf_get(vfdev, &c);	/* -ENODEV: nothing to forget */
+	if (err)
+		return err;
+	err = -EOPNOTSUPP;
+	if (c.ops && c.ops->vf_forget)
+		err = probe ? 0 : c.ops->vf_forget(c.pf, c.vf);
+	compsc_vf_pf_put(&c);
 	return err;
 }
 EXPORT_SYMBOL_GPL(compsc_host_pf_forget);
@@ -273,18 +297,21 @@ EXPORT_SYMBOL_GPL(compsc_host_pf_forget);
  * @vfdev: the VF
  * @pause: stop, or give back
  *
- * Return: 0, -EOPNOTSUPP (the PF cannot) or the PF driver's -errno.
+ * Return: 0, -EOPNOTSUPP (the PF cannot), -ENODEV (no CompSC PF driver)
+ * or the PF driver's -errno.
  */
 int compsc_host_pf_pause(struct pci_dev *vfdev, bool pause)
 {
-	const struct compsc_pf_ops *ops;
-	struct pci_dev *pf = NULL;
-	int vf = -1, err = -EOPNOTSUPP;
+	struct compsc_pf_call c;
+	int err;
 
-	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
-	if (ops && ops->vf_pause)
-		err = ops->vf_pause(pf, vf, pause);
-	compsc_vf_pf_ops_put(ops, pf);
+	err = compsc_vf_pf_get(vfdev, &c);	/* the caller says why */
+	if (err)
+		return err;
+	err = -EOPNOTSUPP;
+	if (c.ops && c.ops->vf_pause)
+		err = c.ops->vf_pause(c.pf, c.vf, pause);
+	compsc_vf_pf_put(&c);
 	return err;
 }
 EXPORT_SYMBOL_GPL(compsc_host_pf_pause);
@@ -292,14 +319,16 @@ EXPORT_SYMBOL_GPL(compsc_host_pf_pause);
 /* The VF's PF completes its reset handshake; false if it cannot. */
 static bool compsc_host_vf_enable(struct pci_dev *vfdev)
 {
-	const struct compsc_pf_ops *ops;
-	struct pci_dev *pf = NULL;
-	int vf = -1, err = -EOPNOTSUPP;
+	struct compsc_pf_call c;
+	int err;
 
-	ops = compsc_vf_pf_ops_get(vfdev, &pf, &vf);
-	if (ops && ops->vf_enable)
-		err = ops->vf_enable(pf, vf);
-	compsc_vf_pf_ops_put(ops, pf);
+	err = compsc_host_pf_get(vfdev, &c, "reset handshake");
+	if (err)
+		return false;
+	err = -EOPNOTSUPP;
+	if (c.ops && c.ops->vf_enable)
+		err = c.ops->vf_enable(c.pf, c.vf);
+	compsc_vf_pf_put(&c);
 	return !err;
 }
 

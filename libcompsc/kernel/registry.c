@@ -10,6 +10,7 @@
 #include <linux/pci.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
+#include <linux/srcu.h>
 #include <compsc/kernel.h>
 
 #define COMPSC_MAX_PFS	4
@@ -28,6 +29,17 @@ struct compsc_pf_entry {
 /* compsc_reg_lock protects every field of compsc_pfs[]. */
 static DEFINE_SPINLOCK(compsc_reg_lock);
 static struct compsc_pf_entry compsc_pfs[COMPSC_MAX_PFS];
+
+/*
+ * Every call of a PF's ops runs inside a read section of compsc_pf_srcu,
+ * from compsc_vf_pf_get() to compsc_vf_pf_put(). The ops use the PF
+ * driver's private data (igb: netdev_priv(pci_get_drvdata(pf))), which a
+ * reference on the pci_dev or the module does not keep: the driver's
+ * remove frees it. compsc_pf_unregister() waits for the calls in flight
+ * once no new one can find the entry, so a remove that unregisters first
+ * frees nothing a call still uses. Sleepable: the ops take RTNL.
+ */
+DEFINE_STATIC_SRCU(compsc_pf_srcu);
 
 /*
  * Test only (debugfs compsc/pf_call_delay_ms): the next PF call waits this
@@ -84,11 +96,14 @@ void compsc_pf_unregister(struct pci_dev *pf)
 	struct compsc_pf_entry *e;
 	unsigned long flags;
 
+	might_sleep();
 	spin_lock_irqsave(&compsc_reg_lock, flags);
 	e = compsc_pf_find_locked(pf);
 	if (e)
 		memset(e, 0, sizeof(*e));
 	spin_unlock_irqrestore(&compsc_reg_lock, flags);
+	if (e)	/* calls that found it before finish before the PF goes */
+		synchronize_srcu(&compsc_pf_srcu);
 }
 EXPORT_SYMBOL_GPL(compsc_pf_unregister);
 
@@ -161,35 +176,34 @@ int compsc_vf_area_set(struct pci_dev *vfdev, u64 gpa, u32 size)
 }
 EXPORT_SYMBOL_GPL(compsc_vf_area_set);
 
-const struct compsc_pf_ops *compsc_vf_pf_ops_get(struct pci_dev *vfdev,
-						 struct pci_dev **pf, int *vf)
+int compsc_vf_pf_get(struct pci_dev *vfdev, struct compsc_pf_call *c)
 {
-	const struct compsc_pf_ops *ops = NULL;
 	struct compsc_pf_entry *e;
 	unsigned long flags;
 
+	memset(c, 0, sizeof(*c));
+	c->srcu_idx = srcu_read_lock(&compsc_pf_srcu);
 	spin_lock_irqsave(&compsc_reg_lock, flags);
-	e = compsc_vf_find_locked(vfdev, vf);
-	if (e && e->ops && try_module_get(e->ops->owner)) {
-		ops = e->ops;
-		/* the ops are called on @pf: it must outlive the call too */
-		*pf = pci_dev_get(e->pf);
+	e = compsc_vf_find_locked(vfdev, &c->vf);
+	if (e) {
+		c->pf = e->pf;
+		c->ops = e->ops;
 	}
 	spin_unlock_irqrestore(&compsc_reg_lock, flags);
-	if (ops)
-		compsc_pf_call_delay(vfdev);
-	return ops;
+	if (!e) {
+		srcu_read_unlock(&compsc_pf_srcu, c->srcu_idx);
+		return -ENODEV;
+	}
+	compsc_pf_call_delay(vfdev);
+	return 0;
 }
-EXPORT_SYMBOL_GPL(compsc_vf_pf_ops_get);
+EXPORT_SYMBOL_GPL(compsc_vf_pf_get);
 
-void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops, struct pci_dev *pf)
+void compsc_vf_pf_put(struct compsc_pf_call *c)
 {
-	if (!ops)
-		return;
-	pci_dev_put(pf);
-	module_put(ops->owner);
+	srcu_read_unlock(&compsc_pf_srcu, c->srcu_idx);
 }
-EXPORT_SYMBOL_GPL(compsc_vf_pf_ops_put);
+EXPORT_SYMBOL_GPL(compsc_vf_pf_put);
 
 /*
  * debugfs compsc/areas: one line per registered guest area, "PF VF GPA

@@ -21,7 +21,7 @@ struct module;
 
 /* VF-in-PF state operations of a CompSC-aware PF driver (issue: PF side). */
 struct compsc_pf_ops {
-	struct module *owner;
+	struct module *owner;	/* calls hold no reference: see compsc_pf_unregister() */
 	/* Fill @st with everything the PF holds for @vf. */
 	int (*vf_export)(struct pci_dev *pf, int vf,
 			 struct compsc_pf_vf_state *st);
@@ -79,7 +79,11 @@ struct compsc_pf_ops {
 
 /** compsc_pf_register() - a PF driver announces itself (@ops may be NULL). */
 int compsc_pf_register(struct pci_dev *pf, const struct compsc_pf_ops *ops);
-/** compsc_pf_unregister() - the PF goes away; its VFs' areas are dropped. */
+/*
+ * compsc_pf_unregister() - the PF goes away; its VFs' areas are dropped.
+ * Waits for the calls of its ops in flight: the driver's remove calls it
+ * before it frees what they use, and never with RTNL held (they take it).
+ */
 void compsc_pf_unregister(struct pci_dev *pf);
 /*
  * compsc_pf_area_set() - PF side, may be called in atomic context: the guest
@@ -96,14 +100,25 @@ int compsc_vf_area_get(struct pci_dev *vfdev, u64 *gpa, u32 *size);
  */
 int compsc_vf_area_set(struct pci_dev *vfdev, u64 gpa, u32 size);
 /*
- * compsc_vf_pf_ops_get() - glue side: the PF ops for @vfdev, its PF and VF
- * index, with a module reference on the ops and a device reference on
- * *@pf held; release both with compsc_vf_pf_ops_put(ops, *@pf).
+ * One call of a VF's PF ops, from compsc_vf_pf_get() to compsc_vf_pf_put():
+ * the PF driver's compsc_pf_unregister() waits for it, so the ops may use
+ * the driver's private data. Nothing in it may wait for the PF's remove.
  */
-const struct compsc_pf_ops *compsc_vf_pf_ops_get(struct pci_dev *vfdev,
-						 struct pci_dev **pf, int *vf);
-/** compsc_vf_pf_ops_put() - drop what compsc_vf_pf_ops_get() took (NULL ops: nothing). */
-void compsc_vf_pf_ops_put(const struct compsc_pf_ops *ops, struct pci_dev *pf);
+struct compsc_pf_call {
+	const struct compsc_pf_ops *ops;	/* NULL: the PF offers none */
+	struct pci_dev *pf;
+	int vf;
+	int srcu_idx;
+};
+
+/*
+ * compsc_vf_pf_get() - glue side: the PF ops for @vfdev, its PF and VF
+ * index in @c. Return: 0 (call compsc_vf_pf_put(@c) when done) or -ENODEV
+ * (no PF driver registered for @vfdev's PF, or it went away; nothing held).
+ */
+int compsc_vf_pf_get(struct pci_dev *vfdev, struct compsc_pf_call *c);
+/** compsc_vf_pf_put() - the call @c is over. */
+void compsc_vf_pf_put(struct compsc_pf_call *c);
 
 /* Module init/exit only: debugfs compsc/areas lists the registered areas. */
 void compsc_registry_debugfs_init(void);
