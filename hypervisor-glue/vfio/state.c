@@ -270,16 +270,25 @@ static int cvf_build(struct cvf_dev *cvf, struct cvf_save *s, u8 *out)
 	return cvf_env_fill(out, CVF_ENV_STATE, a, len);
 }
 
-/* The optional sections: the PF's (if it exports), host counters (if on). */
-static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
+/*
+ * The PF's sections, if it exports: outside memory_lock, as the PF's ops
+ * take RTNL. -ENODEV: its driver went away meanwhile, and the save fails
+ * rather than carry a state without them.
+ */
+static int cvf_save_pf(struct cvf_dev *cvf, struct cvf_save *s)
 {
-	int ret;
+	int ret = compsc_host_pf_export(cvf_pdev(cvf), &s->pf, &s->pf_ext);
 
-	ret = compsc_host_pf_export(cvf_pdev(cvf), &s->pf, &s->pf_ext);
 	if (ret < 0)
 		return ret;
 	s->host.pf = ret ? &s->pf : NULL;
 	s->host.pf_ext = ret > 1 ? &s->pf_ext : NULL;
+	return 0;
+}
+
+/* The optional sections read from BAR0: host counters (if on). */
+static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
+{
 	cvf->dev.stat_base = cvf_stats_base(cvf, s->base);
 	if (cvf_stats_sent(cvf)) {
 		compsc_host_read_stats(&cvf->dev, s->stats);
@@ -322,6 +331,9 @@ int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	*buf = kvzalloc(CVF_DATA_MAX, GFP_KERNEL);
 	ret = -ENOMEM;
 	if (!s || !*buf)
+		goto out;
+	ret = cvf_save_pf(cvf, s);
+	if (ret)
 		goto out;
 	/* the registers and statistics are read from BAR0 */
 	ret = cvf_bar_get(cvf);
@@ -745,15 +757,20 @@ int cvf_give(struct cvf_dev *cvf)
 		goto lost;
 	whole = err > 0;
 	cvf->tl.config_early = early && cvf->pre_applied;
+	/*
+	 * The PF's reset handshake before memory_lock: the PF's ops take
+	 * RTNL, which is never taken under memory_lock. Should the BAR then
+	 * fail, the lost hand-over clears the flag it set.
+	 */
+	ctl = compsc_host_ctl(&a->h);
+	host_cfg = compsc_host_vf_handover(cvf_pdev(cvf), whole, a->h.gpa,
+					   a->h.size, ctl);
 	/* the kick below raises the VF's interrupts */
 	err = fault == CVF_FAULT_GIVE_BAR ? -EIO : cvf_bar_get(cvf);
 	if (err)
 		goto lost;
 	compsc_host_give(&a->h, &cvf->view, cvf->logging, true);
 	cvf_stats_load(cvf, &cvf->view);
-	ctl = compsc_host_ctl(&a->h);
-	host_cfg = compsc_host_vf_handover(cvf_pdev(cvf), whole, a->h.gpa,
-					   a->h.size, ctl);
 	compsc_writer_release(ctl);
 	compsc_host_kick(&cvf->dev, true);
 	cvf_bar_put(cvf);
