@@ -4,7 +4,9 @@ answering the peer, and the next migration to a fresh destination carries
 the state:
 
 - the destination QEMU killed at switch-over (the source paused in
-  `pre-switchover`, vCPUs stopped, the device saved);
+  `pre-switchover`, vCPUs stopped, the device saved): `compsc devices`
+  then says the migration was aborted after STOP_COPY and does not count
+  the save as a migration;
 - the migration stream cut mid-stream (a TCP relay in L1 between the two
   QEMUs killed while the device is held in pre-copy);
 - the guest rewriting its shared area while the host holds its device.
@@ -94,9 +96,15 @@ def _then_carried(l1, peer, before, what):
     l1.assert_kernels_clean("src", "dst")
 
 
+def _migrations(lm):
+    """The count in a `compsc devices` last_migration record (0 for none)."""
+    return lm["migrations"] if lm else 0
+
+
 def test_dst_killed_at_switchover(l1, peer):
     l1.l2_pair(peer)
     before = l1.l2_stat_now("src")
+    done = _migrations(l1.last_migrations()[l1.vf0])
     mark = len(l1.sh("dmesg").out)
     l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=PAUSE)
     l1.migrate_start()
@@ -118,8 +126,18 @@ def test_dst_killed_at_switchover(l1, peer):
     l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=NO_PAUSE)
     _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_cut)
     assert 0 in l1.areas(), "the source guest's area is gone"
+    # what an operator sees: the state was saved, but the device came back
+    # to RUNNING held, so the migration did not happen; no count for it
+    lm = l1.last_migrations()[l1.vf0]
+    print(f"nested: last migration after the failure: {lm}")
+    assert lm and lm["status"] == "aborted", lm
+    assert _migrations(lm) == done, (done, lm)
+    assert "after STOP_COPY" in (lm.get("reason") or ""), lm
 
     _then_carried(l1, peer, before, "next migration")
+    lm = l1.last_migrations()[l1.vf0]
+    assert lm["status"] == "ok" and _migrations(lm) == done + 1, (done, lm)
+    assert lm.get("reason") is None, lm
 
 
 def test_stream_cut(l1, peer):

@@ -1,0 +1,82 @@
+"""A guest reader stuck past every retry of the take: compsc_vfio remembers
+the refusal for the rest of the migration and takes no more, so the
+guest's readers wait take_timeout_ms once per take the documented policy
+allows (the size query's take and its COMPSC_MIG_TAKE_RETRIES deferred
+retries), never once more at the switch-over that the last refusal lets
+QEMU start; the migration then fails the designed way (nothing held at
+STOP_COPY, the guest keeps its device, `compsc devices` says why), and
+the next migration, with nobody stuck, takes the device and completes.
+
+igbvf's debugfs test hook compsc_stall_ms keeps one reader (its watchdog
+task) inside the read side for STALL_MS, longer than the four takes and
+their back-offs (1 + 2 + 4 s) take."""
+import errno
+import re
+import time
+
+from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, MOUNT_DEBUGFS, SRC_PORT,
+                    TAKE_TIMEOUT_MS, VFIO_PARAMS as PARAMS, answers)
+
+# the L2's one VF (a glob: the shell does not expand it in a redirection)
+HOOK = "/sys/kernel/debug/igbvf/*/compsc_stall_ms"
+SERVED = "test hook: inside the read side for"
+TAKE_MS = 1000      # the module's default bound
+TAKES = 4           # the size query's take and COMPSC_MIG_TAKE_RETRIES retries
+# The first size query comes within ~3 s of the hook being served (found by a
+# console poll), the fourth take ends about 11 s later: still stuck then
+STALL_MS = 25000
+TIMED_OUT = re.compile(r"device stays with the guest \(take (.+?)\): -110")
+
+
+def test_take_refused(l1, peer):
+    l1.l2_start("src", l1.vf0, SRC_PORT)
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_l2_up("src")
+    l1.wait_incoming(DST_PORT)
+    before = l1.l2_stat_now("src")
+    l1.sh(f"echo {TAKE_MS} > {PARAMS}/take_timeout_ms")
+    mark = len(l1.sh("dmesg").out)
+    try:
+        l1.l2_run("src", f"{MOUNT_DEBUGFS}; "
+                  f"for f in {HOOK}; do echo {STALL_MS} > $f; done; "
+                  f"while ! dmesg | grep -q '{SERVED}'; do sleep 0.1; done")
+        t_served = time.time()
+        res = l1.migrate(params=ALL_DIRTY)
+        t_end = time.time()
+    finally:
+        l1.sh(f"echo {TAKE_TIMEOUT_MS} > {PARAMS}/take_timeout_ms")
+    log = l1.sh("dmesg").out[mark:]
+    takes = TIMED_OUT.findall(log)
+    print(f"nested: {res['status']} {t_end - t_served:.1f} s after the hook was "
+          f"served; timed-out takes: {takes}")
+    assert res["status"] == "failed", (res, log[-3000:])
+    assert t_end - t_served < STALL_MS / 1000, "the stall ended before the last take"
+    # the readers waited once per allowed take, none at the switch-over
+    assert takes == ["on the size query"] * TAKES, log[-3000:]
+    assert "device taken" not in log, log[-3000:]
+    assert "nothing held to migrate" in log, log[-3000:]
+    lm = l1.last_migrations()[l1.vf0]
+    assert lm["status"] == "error" and lm["errno"] == -errno.ETIMEDOUT, lm
+
+    # the stuck reader leaves; the guest kept its device
+    time.sleep(max(0, t_served + STALL_MS / 1000 + 1 - time.time()))
+    assert l1.l2_status(SRC_PORT) == "running"
+    mark_s = len(l1.l2_stats("src"))
+    assert answers(peer) >= 3, l1.l2_log("src")[-2000:]
+    mid = l1.l2_stat_since("src", mark_s)
+    assert mid["compsc_restores"] == before["compsc_restores"], (before, mid)
+    assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
+
+    # the refusal was this migration's: the next one takes and completes
+    l1.l2_stop("dst")
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_incoming(DST_PORT)
+    mark = len(l1.sh("dmesg").out)
+    res = l1.migrate(params=ALL_DIRTY)
+    assert res["status"] == "completed", res
+    assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
+    l1.vf_own_mac(0)
+    after = l1.wait_l2_restores("dst", int(before["compsc_restores"]) + 1)
+    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    assert answers(peer) >= 3
+    l1.assert_kernels_clean("src", "dst")
