@@ -43,10 +43,15 @@ static int compsc_mig_is_precopy(u32 state)
 	return state == COMPSC_MIG_PRE_COPY || state == COMPSC_MIG_PRE_COPY_P2P;
 }
 
-/* The guest is about to lose its device: take it if it has an area. */
+/*
+ * The guest is about to lose its device: take it if it has an area, and
+ * unless a take of this migration timed out for good (the guest's readers
+ * waited once for it: see compsc_mig_take_timed_out()).
+ */
 static u32 compsc_mig_take(u32 ctx)
 {
-	if ((ctx & COMPSC_MIG_C_AREA) && !(ctx & COMPSC_MIG_C_HELD))
+	if ((ctx & COMPSC_MIG_C_AREA) &&
+	    !(ctx & (COMPSC_MIG_C_HELD | COMPSC_MIG_C_REFUSED)))
 		return COMPSC_MIG_A_TAKE;
 	return 0;
 }

@@ -30,6 +30,7 @@
 #define COMPSC_MIG_C_BACKOFF	(1u << 3) /* a hold expired a short while ago */
 #define COMPSC_MIG_C_PRECOPY	(1u << 4) /* this host offers PRE_COPY */
 #define COMPSC_MIG_C_PAUSED	(1u << 5) /* the VF's PF stopped its DMA */
+#define COMPSC_MIG_C_REFUSED	(1u << 6) /* a take timed out, none is due */
 
 /*
  * How long a device taken in PRE_COPY may stay taken without the
@@ -155,6 +156,15 @@ u32 compsc_mig_backoff_ms(u32 hold_ms, u32 expired);
  * after it takes again. A reader that stays longer fails the migration
  * the designed way (the guest keeps its device). Other refusals (a
  * hostile area, no DMA log) are not retried: waiting does not mend them.
+ *
+ * A take that timed out with no retry due (0 here: the last one allowed,
+ * or past PRE_COPY) is the migration's answer: the caller sets
+ * COMPSC_MIG_C_REFUSED until the migration ends, and no arc or size query
+ * takes again. Each take keeps the guest's readers out for up to the
+ * host's bound; one more at the switch-over that the refusal lets the VMM
+ * start would double that wait (past a driver's transmit watchdog) for a
+ * take that finds the same reader inside, and with the vCPUs paused can
+ * only time out again. STOP_COPY then fails the data (A_SAVE_FAIL).
  */
 u32 compsc_mig_take_timed_out(u32 state, u32 timeouts);
 
