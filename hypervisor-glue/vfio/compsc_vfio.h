@@ -112,6 +112,7 @@ struct cvf_dev {
 	unsigned long backoff_until;	/* jiffies; COMPSC_MIG_C_BACKOFF */
 	u32 holds_expired;		/* in this migration */
 	u32 takes_timed_out;		/* on the size query, this migration */
+	bool take_refused;	/* one timed out, no retry due: COMPSC_MIG_C_REFUSED */
 	struct cvf_file *save;
 	struct cvf_file *load;
 	struct cvf_area *area;	/* source: taken; destination: loaded */

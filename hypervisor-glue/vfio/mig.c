@@ -15,7 +15,8 @@
  * A take on the size query is bounded (hold_ms, compsc_mig_hold_expired()):
  * a pre-copy that does not switch over gives the guest its device back.
  * One that timed out there defers the switch-over and is tried again
- * (compsc_mig_take_timed_out()), a few times per migration.
+ * (compsc_mig_take_timed_out()), a few times per migration; after the
+ * last, nothing of that migration takes again (COMPSC_MIG_C_REFUSED).
  *
  * A hand-over that fails at the destination does fail its arc (QEMU then
  * resets the VF and starts the vCPUs), but never leaves the guest's area
@@ -47,12 +48,13 @@ static void cvf_put_file(struct cvf_file **fp)
 	*fp = NULL;
 }
 
-/* A migration is over: the next one starts with no back-off. */
+/* A migration is over: the next one starts with no back-off or refusal. */
 static void cvf_backoff_end(struct cvf_dev *cvf)
 {
 	cvf->backoff_until = 0;
 	cvf->holds_expired = 0;
 	cvf->takes_timed_out = 0;
+	cvf->take_refused = false;
 }
 
 /**
@@ -194,7 +196,10 @@ static void cvf_mig_result(struct cvf_dev *cvf, int err)
 /*
  * A take that fails leaves the device with the guest and is not an error
  * here: with nothing held, the STOP_COPY save fd fails every read, which
- * fails the migration cleanly (see the top of this file).
+ * fails the migration cleanly (see the top of this file). One that timed
+ * out kept the guest's readers waiting for take_timeout_ms: unless the
+ * size query defers a retry (cvf_size_query_take()), no arc or size query
+ * of this migration takes again (COMPSC_MIG_C_REFUSED).
  */
 static int cvf_try_take(struct cvf_dev *cvf, const char *when)
 {
@@ -205,6 +210,7 @@ static int cvf_try_take(struct cvf_dev *cvf, const char *when)
 			 "device stays with the guest (take %s): %d\n",
 			 when, err);
 		cvf_mig_result(cvf, err);	/* why a save may fail */
+		cvf->take_refused = err == -ETIMEDOUT;
 	} else {
 		cvf->tl.take_ns = ktime_get_ns();
 		dev_info(&cvf_pdev(cvf)->dev, "device taken %s (%s)\n", when,
@@ -291,6 +297,8 @@ static u32 cvf_ctx(struct cvf_dev *cvf)
 		ctx |= COMPSC_MIG_C_AREA;
 	if (cvf->backoff_until && time_before(jiffies, cvf->backoff_until))
 		ctx |= COMPSC_MIG_C_BACKOFF;
+	if (cvf->take_refused)
+		ctx |= COMPSC_MIG_C_REFUSED;
 	return ctx;
 }
 
@@ -422,11 +430,16 @@ static u32 cvf_size_query_take(struct cvf_dev *cvf)
 					 msecs_to_jiffies(cvf_hold_ms));
 		return 0;
 	}
-	if (err != -ETIMEDOUT ||
-	    !(compsc_mig_take_timed_out(cvf->mig_state,
-					++cvf->takes_timed_out) &
-	      COMPSC_MIG_A_DEFER))
+	if (err != -ETIMEDOUT)
 		return 0;
+	if (!(compsc_mig_take_timed_out(cvf->mig_state,
+					++cvf->takes_timed_out) &
+	      COMPSC_MIG_A_DEFER)) {
+		dev_warn(&cvf_pdev(cvf)->dev,
+			 "no further take in this migration: it fails at the switch-over, the guest keeps its device\n");
+		return 0;
+	}
+	cvf->take_refused = false;	/* a retry is due after the back-off */
 	back = compsc_mig_backoff_ms(cvf_take_timeout_ms,
 				     cvf->takes_timed_out);
 	cvf->backoff_until = jiffies + msecs_to_jiffies(back);
