@@ -140,7 +140,9 @@ struct cvf_dev {
 	/* the VF's last migration on this host, for operators (debugfs) */
 	u32 mig_done;		/* device states saved + hand-overs done here */
 	int mig_err;		/* the last one: 0 or -errno */
+	bool mig_saved;		/* the last is a save, counted until it comes back */
 	bool mig_aborted;	/* since then, one went back to the guest unfinished */
+	const char *mig_why;	/* why it went back, when mig_aborted */
 	bool mig_taken_back;	/* its save failed: the guest had taken the device back */
 	bool in_reset;		/* a reset is acted on: leave the VF alone */
 	bool closing;		/* the last fd's cleanup runs: the same */

@@ -78,7 +78,10 @@ void cvf_log_put(void)
 	cvf_bitmap_set = NULL;
 }
 
-/* The VF's last migration here, in the bench stand-in's result format. */
+/*
+ * The VF's last migration here, in the bench stand-in's result format,
+ * and why it went back to the guest unfinished when it did.
+ */
 static int cvf_result_show(struct seq_file *s, void *unused)
 {
 	struct cvf_dev *cvf = s->private;
@@ -90,6 +93,9 @@ static int cvf_result_show(struct seq_file *s, void *unused)
 		   cvf->mig_taken_back ? "taken_back" :
 		   cvf->mig_err ? "error" : cvf->mig_aborted ? "aborted" :
 		   cvf->mig_done ? "ok" : "none", cvf->mig_err);
+	if (!cvf->mig_taken_back && !cvf->mig_err && cvf->mig_aborted &&
+	    cvf->mig_why)
+		seq_printf(s, "reason=%s\n", cvf->mig_why);
 	cvf_state_mutex_unlock(cvf);
 	return 0;
 }

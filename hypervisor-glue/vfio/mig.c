@@ -81,6 +81,8 @@ void cvf_mig_cleanup(struct cvf_dev *cvf)
 	cvf->loaded_len = 0;
 	cvf->ctx = 0;
 	cvf_backoff_end(cvf);
+	/* closed (its VM migrated away or quit): a save stays counted */
+	cvf->mig_saved = false;
 }
 
 /* A save fd for QEMU, empty until cvf_do_save(). */
@@ -189,8 +191,36 @@ static void cvf_mig_result(struct cvf_dev *cvf, int err)
 	if (!err)
 		cvf->mig_done++;
 	cvf->mig_err = err;
+	cvf->mig_saved = false;
 	cvf->mig_aborted = false;
+	cvf->mig_why = NULL;
 	cvf->mig_taken_back = false;
+}
+
+/*
+ * The migration went back to the guest unfinished, for @why. The source
+ * never hears that its saved state was taken over: a save counts as a
+ * migration until the device comes back here held (QEMU failed or
+ * cancelled the migration after STOP_COPY) or is reset, which say it was
+ * not. The status a failed save, load or take gave the record stays.
+ */
+static void cvf_mig_aborted(struct cvf_dev *cvf, const char *why)
+{
+	if (cvf->mig_saved)
+		cvf->mig_done--;
+	cvf->mig_saved = false;
+	cvf->mig_aborted = true;
+	cvf->mig_why = why;
+}
+
+/* Why a device held here went back to its guest at @actions' ABORT. */
+static const char *cvf_abort_why(struct cvf_dev *cvf, u32 actions)
+{
+	if (actions & COMPSC_MIG_A_LOAD)
+		return "a migration into the device started while it was held";
+	if (cvf->mig_saved)
+		return "back to RUNNING after STOP_COPY: the destination did not take over";
+	return "back to RUNNING before STOP_COPY: the migration was cancelled or failed";
 }
 
 /*
@@ -245,6 +275,7 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 		if (err)
 			cvf_file_fail(cvf->save, err);
 		cvf_mig_result(cvf, err);
+		cvf->mig_saved = !err;
 		/* why, for `compsc devices`: the save says it once */
 		cvf->mig_taken_back = err && cvf->area &&
 				      compsc_host_held(&cvf->area->h);
@@ -267,7 +298,7 @@ static struct file *cvf_do_actions(struct cvf_dev *cvf, u32 actions)
 	 */
 	if (actions & COMPSC_MIG_A_ABORT) {
 		cvf_giveback(cvf);
-		cvf->mig_aborted = true;
+		cvf_mig_aborted(cvf, cvf_abort_why(cvf, actions));
 	}
 	if (actions & COMPSC_MIG_A_LOAD) {
 		cvf_mig_cleanup(cvf);
@@ -513,12 +544,12 @@ static void cvf_reset_void(struct cvf_dev *cvf)
 		dev_warn(&cvf_pdev(cvf)->dev,
 			 "VF reset in %s: the migration is void, its data fd fails\n",
 			 compsc_mig_state_name(cvf->mig_state));
+	if (in_flight)
+		cvf_mig_aborted(cvf, "the VF was reset during the migration");
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	cvf->in_reset = true;
 	cvf_mig_cleanup(cvf);
 	cvf->in_reset = false;
-	if (in_flight)
-		cvf->mig_aborted = true;
 }
 
 /* Act on every reset marked so far. */

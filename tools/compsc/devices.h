@@ -45,6 +45,7 @@ struct dev_vf {
 	char mig_status[16];		/* "" when no source reports one */
 	const char *mig_source;		/* "compsc_bench" or "compsc_vfio" */
 	int mig_errno;
+	char mig_reason[128];		/* why it was aborted; "" when not said */
 };
 
 struct dev_pf {

@@ -56,7 +56,7 @@ static u64 dev_page_bytes(u32 mask)
 
 static void dev_vf_text(const struct dev_vf *vf)
 {
-	char restores[24] = "-", mig[64] = "-";
+	char restores[24] = "-", mig[64 + sizeof(vf->mig_reason)] = "-";
 
 	if (vf->restores >= 0)
 		snprintf(restores, sizeof(restores), "%lld", vf->restores);
@@ -64,6 +64,9 @@ static void dev_vf_text(const struct dev_vf *vf)
 	    !strcmp(vf->mig_status, "taken_back"))
 		snprintf(mig, sizeof(mig), "%s (errno %d)", vf->mig_status,
 			 vf->mig_errno);
+	else if (vf->mig_status[0] && vf->mig_reason[0])
+		snprintf(mig, sizeof(mig), "%s (%s)", vf->mig_status,
+			 vf->mig_reason);
 	else if (vf->mig_status[0] && vf->migrations > 0)
 		snprintf(mig, sizeof(mig), "%s (%lld migration%s)", vf->mig_status,
 			 vf->migrations, vf->migrations == 1 ? "" : "s");
@@ -157,6 +160,7 @@ static void dev_vf_json(struct jw *j, const struct dev_vf *vf)
 		jw_str(j, "status", vf->mig_status);
 		dev_int_or_null(j, "migrations", vf->migrations);
 		jw_s64(j, "errno", vf->mig_errno);
+		dev_str_or_null(j, "reason", vf->mig_reason);
 		jw_end_obj(j);
 	} else {
 		jw_null(j, "last_migration");

@@ -193,6 +193,9 @@ static void dev_mig_result(struct dev_vf *vf)
 			snprintf(vf->mig_status, sizeof(vf->mig_status), "%s", val);
 		else if (sscanf(line, "errno=%d", &e) == 1)
 			vf->mig_errno = e;
+		else if (!strncmp(line, "reason=", 7))
+			snprintf(vf->mig_reason, sizeof(vf->mig_reason), "%.*s",
+				 (int)strcspn(line + 7, "\n"), line + 7);
 	}
 	fclose(f);
 }
