@@ -6,7 +6,7 @@
 #                      the ring mempool, net/e1000, net/bonding and
 #                      net/af_packet for bench-dpdk, net/virtio for
 #                      bench-dpdk-nested, and testpmd)
-#   make dpdk-check    the PMD's checks that need no device
+#   make dpdk-check    the PMD's checks that need no device (in make test)
 #
 # `make vm-test` (so `make test`) builds testpmd through $(DPDK_TESTPMD)
 # for the bench image (mk/bench.mk, BENCH_DPDK): about 2 minutes the first
@@ -28,6 +28,8 @@ DPDK_OUT   := $(BUILD)/dpdk
 DPDK_JOBS  ?= 2
 
 .PHONY: dpdk-fetch dpdk dpdk-check
+# The build vm-test needs anyway; the test itself takes seconds.
+TEST_SUITES += dpdk-check
 
 dpdk-fetch: $(DPDK_STAMP)
 $(DPDK_STAMP):
