@@ -257,12 +257,28 @@ COMPSC_EXPORT(compsc_host_log_covers);
 int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 		     u64 timeout_ns)
 {
+	int err = compsc_writer_claim(compsc_host_ctl(a));
+
+	return err ?: compsc_host_take_claimed(a, d, timeout_ns);
+}
+COMPSC_EXPORT(compsc_host_take);
+
+/**
+ * compsc_host_take_claimed() - compsc_host_take() after its first step,
+ * the writer word claimed (compsc_writer_claim()) by the caller
+ *
+ * For a caller that must claim under its own lock (the kernel's registry:
+ * compsc_host_take_registered()). Return: as compsc_host_take().
+ */
+int compsc_host_take_claimed(struct compsc_host_area *a,
+			     struct compsc_host_dev *d, u64 timeout_ns)
+{
 	struct compsc_area_ctl *ctl = compsc_host_ctl(a);
 	int err;
 
-	err = compsc_writer_acquire(ctl, compsc_host_sec(a->va, a->hdr.slots_off),
-				    le16_to_cpu(a->hdr.nr_slots), d->env,
-				    timeout_ns);
+	err = compsc_writer_drain(ctl, compsc_host_sec(a->va, a->hdr.slots_off),
+				  le16_to_cpu(a->hdr.nr_slots), d->env,
+				  timeout_ns);
 	if (err)
 		return err;
 	/* no one else writes it while we hold the word */
@@ -276,7 +292,7 @@ int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 		compsc_host_giveback(a, d, err);
 	return err;
 }
-COMPSC_EXPORT(compsc_host_take);
+COMPSC_EXPORT(compsc_host_take_claimed);
 
 /**
  * compsc_host_held() - is the device still held by this host's take?

@@ -191,15 +191,45 @@ int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 			  const struct compsc_slot *slots, u32 nr_slots,
 			  const struct compsc_env *env, u64 timeout_ns)
 {
-	u64 start;
+	int err;
 
 	if (!ctl || !slots || !nr_slots || nr_slots > COMPSC_MAX_SLOTS ||
 	    !env || !env->now_ns || !env->relax || !env->fence_readers)
 		return -COMPSC_EINVAL;
-	if (!compsc_cas32((__u32 *)&ctl->writer,
-			  cpu_to_le32(COMPSC_WRITER_FREE),
-			  cpu_to_le32(COMPSC_WRITER_HELD)))
-		return -COMPSC_EBUSY;
+	err = compsc_writer_claim(ctl);
+	if (err)
+		return err;
+	return compsc_writer_drain(ctl, slots, nr_slots, env, timeout_ns);
+}
+COMPSC_EXPORT(compsc_writer_acquire);
+
+/*
+ * The take's first write into the area, and its only one until it holds
+ * the word: everything a host writes later happens while the guest cannot
+ * withdraw (compsc_reader_withdraw() needs FREE). A word the guest set
+ * WITHDRAWN says the pages may already be the allocator's again.
+ */
+int compsc_writer_claim(struct compsc_area_ctl *ctl)
+{
+	if (compsc_cas32((__u32 *)&ctl->writer,
+			 cpu_to_le32(COMPSC_WRITER_FREE),
+			 cpu_to_le32(COMPSC_WRITER_HELD)))
+		return 0;
+	if (le32_to_cpu(READ_ONCE(ctl->writer)) == COMPSC_WRITER_WITHDRAWN)
+		return -COMPSC_ESTATE;
+	return -COMPSC_EBUSY;
+}
+COMPSC_EXPORT(compsc_writer_claim);
+
+/* The rest of the acquire, once compsc_writer_claim() held the word. */
+int compsc_writer_drain(struct compsc_area_ctl *ctl,
+			const struct compsc_slot *slots, u32 nr_slots,
+			const struct compsc_env *env, u64 timeout_ns)
+{
+	u64 start;
+
+	if (nr_slots > COMPSC_MAX_SLOTS)
+		nr_slots = COMPSC_MAX_SLOTS;
 	env->fence_readers(env->ctx);
 	start = env->now_ns(env->ctx);
 	while (compsc_readers_inside(slots, nr_slots)) {
@@ -220,7 +250,25 @@ int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 		   ctl->flags & ~cpu_to_le32(COMPSC_F_HOST_CONFIGURED));
 	return 0;
 }
-COMPSC_EXPORT(compsc_writer_acquire);
+COMPSC_EXPORT(compsc_writer_drain);
+
+/*
+ * The guest's last word on its area before it frees the pages: FREE ->
+ * WITHDRAWN by compare-and-swap, so of a host's take and the withdrawal
+ * exactly one happens. Once it succeeded no host claims the word again
+ * (compsc_writer_claim()); while a host holds it (HELD, ENDING) it fails
+ * and the pages must stay.
+ */
+int compsc_reader_withdraw(struct compsc_area_ctl *ctl)
+{
+	if (compsc_cas32((__u32 *)&ctl->writer,
+			 cpu_to_le32(COMPSC_WRITER_FREE),
+			 cpu_to_le32(COMPSC_WRITER_WITHDRAWN)) ||
+	    le32_to_cpu(READ_ONCE(ctl->writer)) == COMPSC_WRITER_WITHDRAWN)
+		return 0;
+	return -COMPSC_EBUSY;
+}
+COMPSC_EXPORT(compsc_reader_withdraw);
 
 /*
  * The end of a hold is claimed with a CAS: 1 if the caller now ends it

@@ -67,6 +67,13 @@ compsc_static_assert(sizeof(struct compsc_area_hdr) == 64, "area hdr");
  * into a hold the other one ended.
  */
 #define COMPSC_WRITER_ENDING	2u
+/*
+ * The guest is giving the area back to its allocator: set by the guest's
+ * compare-and-swap from FREE (compsc_reader_withdraw()), never left. A
+ * host's take starts with its compare-and-swap from FREE, before any other
+ * write, so a host that looked the area up earlier writes nothing into it.
+ */
+#define COMPSC_WRITER_WITHDRAWN	3u
 
 #define COMPSC_F_DIRTY_LOG	(1u << 0) /* mark DMA-written pages dirty */
 #define COMPSC_F_HOST_COUNTERS	(1u << 1) /* host self-emulates counters */

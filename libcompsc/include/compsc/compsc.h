@@ -286,6 +286,26 @@ static inline void compsc_read_exit(struct compsc_reader *r, u32 cpu)
 int compsc_writer_acquire(struct compsc_area_ctl *ctl,
 			  const struct compsc_slot *slots, u32 nr_slots,
 			  const struct compsc_env *env, u64 timeout_ns);
+/**
+ * compsc_writer_claim() - the first step of compsc_writer_acquire(): the
+ * writer word FREE -> HELD by compare-and-swap, nothing else written
+ *
+ * Return: 0 (held: compsc_writer_drain() next), -COMPSC_ESTATE (the guest
+ * withdrew the area: write nothing into it), -COMPSC_EBUSY (held already).
+ */
+int compsc_writer_claim(struct compsc_area_ctl *ctl);
+/** compsc_writer_drain() - the rest of compsc_writer_acquire(), once claimed. */
+int compsc_writer_drain(struct compsc_area_ctl *ctl,
+			const struct compsc_slot *slots, u32 nr_slots,
+			const struct compsc_env *env, u64 timeout_ns);
+/**
+ * compsc_reader_withdraw() - the guest is about to free its area: FREE ->
+ * WITHDRAWN by compare-and-swap, after which no host takes it
+ *
+ * Return: 0 (withdrawn, also when it already was), -COMPSC_EBUSY (a host
+ * holds the word: keep the pages, try again once it let go).
+ */
+int compsc_reader_withdraw(struct compsc_area_ctl *ctl);
 /** compsc_writer_release() - bump the version (migration done) and release. */
 void compsc_writer_release(struct compsc_area_ctl *ctl);
 /** compsc_writer_abort() - release without a version bump (migration failed). */

@@ -211,6 +211,8 @@ int compsc_host_log_covers(const struct compsc_range *r, u32 nr, u64 addr,
 
 int compsc_host_take(struct compsc_host_area *a, struct compsc_host_dev *d,
 		     u64 timeout_ns);
+int compsc_host_take_claimed(struct compsc_host_area *a,
+			     struct compsc_host_dev *d, u64 timeout_ns);
 int compsc_host_held(const struct compsc_host_area *a);
 int compsc_host_giveback(struct compsc_host_area *a,
 			 struct compsc_host_dev *d, int status);
