@@ -87,20 +87,34 @@ void __iomem *compsc_host_bar_map(struct pci_dev *pdev,
 }
 EXPORT_SYMBOL_GPL(compsc_host_bar_map);
 
+struct compsc_host_claim {
+	struct compsc_area_ctl *ctl;
+	int err;
+};
+
+static void compsc_host_claim(void *arg)
+{
+	struct compsc_host_claim *c = arg;
+
+	c->err = compsc_writer_claim(c->ctl);
+}
+
 /**
- * compsc_host_take_registered() - compsc_host_take(), then make sure the
- * area taken is still the one the guest has registered for @vfdev
+ * compsc_host_take_registered() - compsc_host_take() on the area the guest
+ * has registered for @vfdev, and only while it has
  * @vfdev: the VF
  * @a: the checked area, as the registry named it before the take
  * @d: the device (bar mapped, env set)
  * @timeout_ns: bound on the readers' drain
  *
- * A guest driver withdraws its area inside the read side before it frees
- * the pages, so once the write side is held the registration can no longer
- * go away. It may have gone between the host's look-up and the take,
- * though: the pages are then no longer the guest's area and must not be
- * held, saved or written into. The write side is let go at once, with no
- * status written.
+ * The guest may withdraw its area at any time before the take holds it,
+ * and then free the pages: the take's first write, its claim of the
+ * writer word, is made under the registry's lock while the area is still
+ * registered, so a withdrawal the PF recorded first leaves the pages
+ * untouched, and one recorded after finds the word held and waits (the
+ * guest frees only once it set the word WITHDRAWN: compsc_reader_withdraw()).
+ * A withdrawal during the readers' drain (from inside the read side) is
+ * seen after it: the write side is let go at once, no status written.
  *
  * Return: as compsc_host_take(), or -COMPSC_ESTATE (withdrawn: not held).
  */
@@ -108,11 +122,19 @@ int compsc_host_take_registered(struct pci_dev *vfdev,
 				struct compsc_host_area *a,
 				struct compsc_host_dev *d, u64 timeout_ns)
 {
+	struct compsc_host_claim c = { .ctl = compsc_host_ctl(a) };
 	u32 size;
 	u64 gpa;
 	int err;
 
-	err = compsc_host_take(a, d, timeout_ns);
+	if (compsc_vf_area_claim(vfdev, a->gpa, a->size, compsc_host_claim,
+				 &c) || c.err == -COMPSC_ESTATE) {
+		pci_warn(vfdev, "guest withdrew its area before the take: nothing written\n");
+		return -COMPSC_ESTATE;
+	}
+	if (c.err)
+		return c.err;
+	err = compsc_host_take_claimed(a, d, timeout_ns);
 	if (err)
 		return err;
 	if (!compsc_vf_area_get(vfdev, &gpa, &size) && gpa == a->gpa &&

@@ -162,6 +162,25 @@ int compsc_vf_area_get(struct pci_dev *vfdev, u64 *gpa, u32 *size)
 }
 EXPORT_SYMBOL_GPL(compsc_vf_area_get);
 
+int compsc_vf_area_claim(struct pci_dev *vfdev, u64 gpa, u32 size,
+			 void (*claim)(void *arg), void *arg)
+{
+	struct compsc_pf_entry *e;
+	unsigned long flags;
+	int vf, ret = -ENOENT;
+
+	spin_lock_irqsave(&compsc_reg_lock, flags);
+	e = compsc_vf_find_locked(vfdev, &vf);
+	if (e && e->area[vf].size && e->area[vf].gpa == gpa &&
+	    e->area[vf].size == size) {
+		claim(arg);
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&compsc_reg_lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(compsc_vf_area_claim);
+
 int compsc_vf_area_set(struct pci_dev *vfdev, u64 gpa, u32 size)
 {
 	struct compsc_pf_entry *e;

@@ -94,6 +94,14 @@ int compsc_pf_area_set(struct pci_dev *pf, int vf, u64 gpa, u32 size);
 /** compsc_vf_area_get() - glue side: the area registered for VF @vfdev. */
 int compsc_vf_area_get(struct pci_dev *vfdev, u64 *gpa, u32 *size);
 /*
+ * compsc_vf_area_claim() - glue side: @claim(@arg) with the registry's lock
+ * held (atomic context), if VF @vfdev's area is still @gpa (@size bytes):
+ * a withdrawal the PF records (compsc_pf_area_set()) comes before or after
+ * the whole call. Returns 0 (called) or -ENOENT (not registered there).
+ */
+int compsc_vf_area_claim(struct pci_dev *vfdev, u64 gpa, u32 size,
+			 void (*claim)(void *arg), void *arg);
+/*
  * compsc_vf_area_set() - glue side: the guest's area for VF @vfdev is now
  * at @gpa (@size bytes), as if the guest had registered it; 0/0 forgets it
  * (the VF changes owner).
