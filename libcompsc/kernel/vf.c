@@ -1210,18 +1210,17 @@ struct compsc_vf *compsc_vf_probe(struct net_device *netdev, void *priv,
 }
 
 /*
- * After the withdrawal: a host that looked the area up just before it may
- * be taking it now (write side held while it drains readers); it lets go
- * as soon as it finds the registration gone (compsc_host_take_registered()).
- * The pages go back to the allocator only after that: false if the host
- * kept them longer than we wait.
+ * After the PF forgot the area: a host that claimed it just before may be
+ * draining readers now; it lets go as soon as it finds the registration
+ * gone (compsc_host_take_registered()). The pages go back to the allocator
+ * only once the writer word reads WITHDRAWN (compsc_reader_withdraw()),
+ * which no host claims again: false if a host kept it longer than we wait.
  */
-static bool compsc_vf_writer_free(struct compsc_vf *vf)
+static bool compsc_vf_withdraw(struct compsc_vf *vf)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(COMPSC_VF_WAIT_MS);
 
-	while (le32_to_cpu(READ_ONCE(vf->reader.ctl->writer)) !=
-	       COMPSC_WRITER_FREE) {
+	while (compsc_reader_withdraw(vf->reader.ctl)) {
 		if (time_after(jiffies, end))
 			return false;
 		usleep_range(500, 1000);
@@ -1252,7 +1251,7 @@ void compsc_vf_remove(struct compsc_vf *vf)
 	} else {
 		err = compsc_vf_announce(vf, 0, 0);
 		compsc_vf_leave(vf);
-		if (!err && !compsc_vf_writer_free(vf))
+		if (!err && !compsc_vf_withdraw(vf))
 			err = -EBUSY;
 		if (err) {
 			dev_warn(vf->dev, "CompSC: area not unregistered, leaking it\n");

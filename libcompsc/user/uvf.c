@@ -125,10 +125,12 @@ int compsc_uvf_unregister(struct compsc_uvf *vf)
 	if (err)
 		return err;
 	vf->registered = 0;
-	/* a host that began a take just before may still hold the writer */
+	/*
+	 * A host that claimed the writer just before may still hold it; the
+	 * memory is the caller's to free once no host can claim it again.
+	 */
 	start = vf->env.now_ns(vf->env.ctx);
-	while (le32_to_cpu(smp_load_acquire(&vf->reader.ctl->writer)) !=
-	       COMPSC_WRITER_FREE) {
+	while (compsc_reader_withdraw(vf->reader.ctl)) {
 		if (vf->env.now_ns(vf->env.ctx) - start >= vf->wait_ns)
 			return -COMPSC_ETIMEDOUT;
 		vf->env.relax(vf->env.ctx);

@@ -118,6 +118,10 @@ static void test_register_withdraw(void)
 	CHECK_EQ(pf.sends, 2);
 	CHECK_EQ(pf.gpa, 0);
 	CHECK_EQ(pf.size, 0);
+	/* the memory is the caller's again: no host takes it after this */
+	CHECK_EQ(compsc_area_ctl(vf.area)->writer,
+		 cpu_to_le32(COMPSC_WRITER_WITHDRAWN));
+	CHECK_EQ(compsc_writer_claim(compsc_area_ctl(vf.area)), -COMPSC_ESTATE);
 	free(mem);
 }
 
