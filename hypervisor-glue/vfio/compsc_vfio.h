@@ -174,6 +174,7 @@ extern bool cvf_host_counters;
 /* test only, debugfs compsc_vfio/ (dirty.c) */
 extern unsigned long cvf_fault_size;
 extern u32 cvf_fault_corrupt;	/* CVF_FAULT_* */
+extern u32 cvf_fault_take_delay_ms;
 
 /* main.c */
 int cvf_init_dev(struct vfio_device *vdev);

@@ -38,10 +38,13 @@ static struct dentry *cvf_debugfs;
  * the knobs live with its directory): fault_corrupt spoils one byte of
  * the next saved state (CVF_FAULT_STATE) or pre-copy chunk
  * (CVF_FAULT_PRE); fault_size is added to the stop-copy size QEMU is
- * told, so that pre-copy does not converge.
+ * told, so that pre-copy does not converge; fault_take_delay_ms sleeps
+ * between the take's look-up of the guest's area and its claim of it,
+ * the window in which the guest may withdraw and free the area.
  */
 u32 cvf_fault_corrupt;
 unsigned long cvf_fault_size;
+u32 cvf_fault_take_delay_ms;
 
 /**
  * cvf_log_get() - resolve what DMA logging needs from the VFIO core
@@ -62,6 +65,8 @@ bool cvf_log_get(void)
 	debugfs_create_u32("fault_corrupt", 0600, cvf_debugfs,
 			   &cvf_fault_corrupt);
 	debugfs_create_ulong("fault_size", 0600, cvf_debugfs, &cvf_fault_size);
+	debugfs_create_u32("fault_take_delay_ms", 0600, cvf_debugfs,
+			   &cvf_fault_take_delay_ms);
 	return true;
 }
 

@@ -5,6 +5,7 @@
  * what a destination received, hand it over (saved values into the area,
  * version bump, release, interrupt), or give it back without a bump.
  */
+#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -53,6 +54,18 @@ static int cvf_take_allowed(struct cvf_dev *cvf)
 	return -EOPNOTSUPP;
 }
 
+/* fault_take_delay_ms (test only, debugfs): widen look-up to claim */
+static void cvf_fault_take_delay(struct cvf_dev *cvf)
+{
+	u32 ms = READ_ONCE(cvf_fault_take_delay_ms);
+
+	if (!ms)
+		return;
+	dev_warn(&cvf_pdev(cvf)->dev, "fault_take_delay_ms: %u ms between the area's look-up and the take\n",
+		 ms);
+	msleep(ms);
+}
+
 /**
  * cvf_take() - RUNNING -> RUNNING_P2P: take the device from the guest
  * @cvf: the device; state_mutex held
@@ -83,6 +96,7 @@ int cvf_take(struct cvf_dev *cvf)
 	a = cvf_area_get(cvf, gpa, size);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
+	cvf_fault_take_delay(cvf);
 	/*
 	 * Held across the readers' bounded drain too: a reset or a memory
 	 * disable waits for the take (take_timeout_ms at most), never the
