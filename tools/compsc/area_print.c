@@ -25,7 +25,9 @@ const char *cli_status_text(__s32 st)
 static const char *writer_name(u32 w)
 {
 	return w == COMPSC_WRITER_FREE ? "free" :
-	       w == COMPSC_WRITER_HELD ? "held" : "unknown";
+	       w == COMPSC_WRITER_HELD ? "held" :
+	       w == COMPSC_WRITER_ENDING ? "ending" :
+	       w == COMPSC_WRITER_WITHDRAWN ? "withdrawn" : "unknown";
 }
 
 static const char *area_reg_name(const struct area_ctx *a, u8 bar, u32 off)
