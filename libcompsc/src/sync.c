@@ -228,8 +228,11 @@ int compsc_writer_drain(struct compsc_area_ctl *ctl,
 {
 	u64 start;
 
-	if (nr_slots > COMPSC_MAX_SLOTS)
-		nr_slots = COMPSC_MAX_SLOTS;
+	if (!slots || !nr_slots || nr_slots > COMPSC_MAX_SLOTS || !env ||
+	    !env->now_ns || !env->relax || !env->fence_readers) {
+		compsc_writer_abort(ctl);	/* claimed: let it go */
+		return -COMPSC_EINVAL;
+	}
 	env->fence_readers(env->ctx);
 	start = env->now_ns(env->ctx);
 	while (compsc_readers_inside(slots, nr_slots)) {

@@ -40,6 +40,10 @@ int main(void)
 	sync_fixture_init(&f);
 	CHECK_EQ(compsc_writer_claim(f.ctl), 0);
 	CHECK_EQ(compsc_writer_claim(f.ctl), -COMPSC_EBUSY);
+	CHECK_EQ(compsc_writer_drain(f.ctl, f.slots, 0, &f.env, 0),
+		 -COMPSC_EINVAL);
+	CHECK_EQ(f.ctl->writer, COMPSC_WRITER_FREE);	/* let go */
+	CHECK_EQ(compsc_writer_claim(f.ctl), 0);
 	CHECK_EQ(compsc_writer_drain(f.ctl, f.slots, f.nr, &f.env, 0), 0);
 	compsc_writer_abort(f.ctl);
 	CHECK_EQ(compsc_reader_withdraw(f.ctl), 0);
