@@ -491,6 +491,27 @@ class L1(VM):
                         f"echo '-:{name}' >> {trace}/kprobe_events", check=False)
             self.sh(f"echo 0 > {trace}/tracing_on", check=False)
 
+    @contextlib.contextmanager
+    def take_timeout(self, ms: int):
+        """While the block runs, compsc_vfio's takes wait at most @ms for
+        the guest's readers; leaving it restores the bench's bound."""
+        self.sh(f"echo {ms} > {VFIO_PARAMS}/take_timeout_ms")
+        try:
+            yield
+        finally:
+            self.sh(f"echo {TAKE_TIMEOUT_MS} > {VFIO_PARAMS}/take_timeout_ms")
+
+    def stall_reader(self, name: str, ms: int) -> float:
+        """Keep one reader of the L2 @name's igbvf (its watchdog task,
+        every 2 s) inside the read side for @ms: the debugfs test hook
+        compsc_stall_ms. Returns (time.time()) once the hook is served."""
+        # a glob for the L2's one VF: the shell expands none in a redirection
+        self.l2_run(name, f"{MOUNT_DEBUGFS}; "
+                    f"for f in /sys/kernel/debug/igbvf/*/compsc_stall_ms; do echo {ms} > $f; done; "
+                    "while ! dmesg | grep -q 'test hook: inside the read side for'; "
+                    "do sleep 0.1; done")
+        return time.time()
+
     def release_hold(self) -> None:
         """Inside hold_open(): let the migration switch over."""
         self.vfio_fault("fault_size", 0)

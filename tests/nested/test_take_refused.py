@@ -14,12 +14,8 @@ import errno
 import re
 import time
 
-from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, MOUNT_DEBUGFS, SRC_PORT,
-                    TAKE_TIMEOUT_MS, VFIO_PARAMS as PARAMS, answers)
+from nested import ALL_DIRTY, DST_PORT, MIG_PORT, SRC_PORT, answers
 
-# the L2's one VF (a glob: the shell does not expand it in a redirection)
-HOOK = "/sys/kernel/debug/igbvf/*/compsc_stall_ms"
-SERVED = "test hook: inside the read side for"
 TAKE_MS = 1000      # the module's default bound
 TAKES = 4           # the size query's take and COMPSC_MIG_TAKE_RETRIES retries
 # The first size query comes within ~3 s of the hook being served (found by a
@@ -29,22 +25,14 @@ TIMED_OUT = re.compile(r"device stays with the guest \(take (.+?)\): -110")
 
 
 def test_take_refused(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
+    l1.l2_pair(peer)
     l1.wait_incoming(DST_PORT)
     before = l1.l2_stat_now("src")
-    l1.sh(f"echo {TAKE_MS} > {PARAMS}/take_timeout_ms")
     mark = len(l1.sh("dmesg").out)
-    try:
-        l1.l2_run("src", f"{MOUNT_DEBUGFS}; "
-                  f"for f in {HOOK}; do echo {STALL_MS} > $f; done; "
-                  f"while ! dmesg | grep -q '{SERVED}'; do sleep 0.1; done")
-        t_served = time.time()
+    with l1.take_timeout(TAKE_MS):
+        t_served = l1.stall_reader("src", STALL_MS)
         res = l1.migrate(params=ALL_DIRTY)
         t_end = time.time()
-    finally:
-        l1.sh(f"echo {TAKE_TIMEOUT_MS} > {PARAMS}/take_timeout_ms")
     log = l1.sh("dmesg").out[mark:]
     takes = TIMED_OUT.findall(log)
     print(f"nested: {res['status']} {t_end - t_served:.1f} s after the hook was "

@@ -14,12 +14,8 @@ import re
 import time
 
 
-from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, MOUNT_DEBUGFS, SRC_PORT,
-                    TAKE_TIMEOUT_MS, VFIO_PARAMS as PARAMS)
+from nested import ALL_DIRTY, DST_PORT, L2_IP
 
-# the L2's one VF (a glob: the shell does not expand it in a redirection)
-HOOK = "/sys/kernel/debug/igbvf/*/compsc_stall_ms"
-SERVED = "test hook: inside the read side for"
 TAKE_MS = 1000      # the module's default bound
 # Past the first size query, which comes within ~1 s of the start here
 # (and within ~3 s of the hook being served, found by a console poll);
@@ -28,25 +24,16 @@ STALL_MS = 6000
 
 
 def test_take_timed_out(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
+    l1.l2_pair(peer)
     l1.wait_incoming(DST_PORT)
     before = l1.l2_stat_now("src")
-    l1.sh(f"echo {TAKE_MS} > {PARAMS}/take_timeout_ms")
     mark = len(l1.sh("dmesg").out)
-    try:
-        with peer.ping_stream(L2_IP, interval=0.5) as ps:
-            # returns once igbvf's watchdog (every 2 s) sits in the hook;
-            # the first size query comes well within STALL_MS of that
-            l1.l2_run("src", f"{MOUNT_DEBUGFS}; "
-                      f"for f in {HOOK}; do echo {STALL_MS} > $f; done; "
-                      f"while ! dmesg | grep -q '{SERVED}'; do sleep 0.1; done")
-            t0 = time.time()
-            res = l1.migrate(params=ALL_DIRTY)
-            t1 = time.time()
-    finally:
-        l1.sh(f"echo {TAKE_TIMEOUT_MS} > {PARAMS}/take_timeout_ms")
+    with l1.take_timeout(TAKE_MS), peer.ping_stream(L2_IP, interval=0.5) as ps:
+        # returns once igbvf's watchdog sits in the hook; the first size
+        # query comes well within STALL_MS of that
+        t0 = l1.stall_reader("src", STALL_MS)
+        res = l1.migrate(params=ALL_DIRTY)
+        t1 = time.time()
     log = l1.sh("dmesg").out[mark:]
     assert res["status"] == "completed", (res, log[-3000:])
     # the take on the size query timed out at least once, was deferred,
