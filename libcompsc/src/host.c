@@ -777,6 +777,59 @@ void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on)
 }
 COMPSC_EXPORT(compsc_host_dirty_round);
 
+/**
+ * compsc_host_drain() - wait until every reader inside has left, taking
+ * nothing: the write side is held only while waiting, then let go with
+ * no version bump and no word of the area changed
+ * @a: the checked area
+ * @env: time, sleep and the reader fence
+ * @timeout_ns: bound on the whole wait (a hold to end, then the readers)
+ *
+ * Whatever a reader read in the area before the call, it acts on it no
+ * longer once this returns 0: it was inside and has left, or it entered
+ * after the fence and reads the area's words as they were at the call
+ * (the fence is the one compsc_writer_acquire() relies on). A device
+ * held by another writer (a take, a guest's give-up ending) is waited
+ * for like a reader. The readers that find the word HELD meanwhile back
+ * out and retry, as during a take that was refused.
+ *
+ * Return: 0, -COMPSC_EBUSY (still held by another writer at the bound),
+ * -COMPSC_ETIMEDOUT (a reader still inside at the bound), -COMPSC_EINVAL.
+ */
+int compsc_host_drain(const struct compsc_host_area *a,
+		      const struct compsc_env *env, u64 timeout_ns)
+{
+	struct compsc_area_ctl *ctl = compsc_host_ctl(a);
+	const struct compsc_slot *slots = compsc_host_sec(a->va,
+							   a->hdr.slots_off);
+	u32 nr = le16_to_cpu(a->hdr.nr_slots);
+	u64 start;
+
+	if (!nr || nr > COMPSC_MAX_SLOTS || !env || !env->now_ns ||
+	    !env->relax || !env->fence_readers)
+		return -COMPSC_EINVAL;
+	start = env->now_ns(env->ctx);
+	/* a full barrier: the caller's writes to the area come before it */
+	while (!compsc_cas32((__u32 *)&ctl->writer,
+			     cpu_to_le32(COMPSC_WRITER_FREE),
+			     cpu_to_le32(COMPSC_WRITER_HELD))) {
+		if (env->now_ns(env->ctx) - start >= timeout_ns)
+			return -COMPSC_EBUSY;
+		env->relax(env->ctx);
+	}
+	env->fence_readers(env->ctx);
+	while (compsc_readers_inside(slots, nr)) {
+		if (env->now_ns(env->ctx) - start >= timeout_ns) {
+			compsc_writer_abort(ctl);
+			return -COMPSC_ETIMEDOUT;
+		}
+		env->relax(env->ctx);
+	}
+	compsc_writer_abort(ctl);
+	return 0;
+}
+COMPSC_EXPORT(compsc_host_drain);
+
 /*
  * Host-emulated counters: the host keeps a 32-bit base per statistics
  * register and adds it to every guest read (wrapping, as the registers

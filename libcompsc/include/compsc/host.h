@@ -234,6 +234,8 @@ void compsc_host_give(struct compsc_host_area *a,
 		      bool copied);
 void compsc_host_give_lost(struct compsc_host_area *a, int status);
 void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on);
+int compsc_host_drain(const struct compsc_host_area *a,
+		      const struct compsc_env *env, u64 timeout_ns);
 
 /**
  * struct compsc_host_pf - a loaded stream's PF sections, copied out aligned
