@@ -137,6 +137,8 @@ struct cvf_dev {
 	u32 log_reads;		/* log_read_and_clear calls since log_start */
 	u64 log_marked;		/* bytes reported dirty since log_start */
 	u32 log_late_areas;	/* areas first flagged by a read, not the start */
+	bool log_undrained;	/* flag set, readers not yet waited for */
+	u32 log_drain_us;	/* the last wait for them (cvf_log_drain()) */
 	/* the VF's last migration on this host, for operators (debugfs) */
 	u32 mig_done;		/* device states saved + hand-overs done here */
 	int mig_err;		/* the last one: 0 or -errno */

@@ -11,11 +11,13 @@
 #include <linux/debugfs.h>
 #include <linux/interval_tree.h>
 #include <linux/iova_bitmap.h>
+#include <linux/ktime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/vfio.h>
 #include <compsc/kernel.h>
+#include <compsc/migstate.h>
 #include "compsc_vfio.h"
 
 #define CVF_MAX_RINGS	4
@@ -193,6 +195,7 @@ void cvf_log_debugfs_add(struct cvf_dev *cvf)
 	debugfs_create_u32("log_reads", 0444, dir, &cvf->log_reads);
 	debugfs_create_u64("log_marked_bytes", 0444, dir, &cvf->log_marked);
 	debugfs_create_u32("log_late_areas", 0444, dir, &cvf->log_late_areas);
+	debugfs_create_u32("log_drain_us", 0444, dir, &cvf->log_drain_us);
 	debugfs_create_file("result", 0444, dir, cvf, &cvf_result_fops);
 	debugfs_create_file("timeline", 0444, dir, cvf, &cvf_timeline_fops);
 	debugfs_create_file("pf", 0444, dir, cvf, &cvf_pf_fops);
@@ -219,6 +222,61 @@ static int cvf_area_hdr(struct cvf_dev *cvf, struct compsc_area_hdr *hdr,
 	if (!err && compsc_area_check(hdr, *size))
 		err = -EINVAL;
 	return err;
+}
+
+/*
+ * The flag is read once per receive poll (igbvf's clean_rx_irq, the
+ * PMD's burst), and each poll runs wholly inside the read side
+ * (compsc_vf_napi_poll(); the PMD's wrapped rx burst). A poll that read
+ * the flag clear just before it was set would go on to hand up buffers
+ * the VF wrote after QEMU's first pass had sent their pages, and mark
+ * none of them: the destination would get the stale copies. So once the
+ * flag is set the host waits for every reader inside to leave
+ * (compsc_host_drain()): a poll that read the old flag was inside and
+ * has ended, and every later poll entered after the fence and reads the
+ * new one. Both drivers count their readers in the same slots, so this
+ * covers igbvf and the PMD alike, with no change on the guest's side.
+ *
+ * The wait is in the first log read after the flag was set, not in the
+ * start: QEMU syncs the log once right after starting it and before its
+ * first pass sends a page (ram_init_bitmaps()), and while it starts the
+ * log it holds its big lock and may keep every vCPU out of the guest
+ * (KVM's memslot update for its own log), so a vCPU stopped inside the
+ * read side could not leave before the start returned. The wait has the
+ * take's bound: a reader that stays inside longer fails the read, and
+ * with it the migration (the guest keeps its device). A device this host
+ * holds has no reader inside.
+ */
+static int cvf_log_drain(struct cvf_dev *cvf)
+{
+	struct compsc_host_kenv k;
+	struct cvf_area *a;
+	u64 t0, gpa;
+	u32 size;
+	int err;
+
+	if ((cvf->ctx & COMPSC_MIG_C_HELD) ||
+	    compsc_vf_area_get(cvf_pdev(cvf), &gpa, &size))
+		return 0;
+	a = cvf_area_get(cvf, gpa, size);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	compsc_host_kenv_init(&k);
+	t0 = ktime_get_ns();
+	err = compsc_host_drain(&a->h, &k.env,
+				(u64)cvf_take_timeout_ms * NSEC_PER_MSEC);
+	cvf->log_drain_us = div_u64(ktime_get_ns() - t0, NSEC_PER_USEC);
+	cvf_area_put(cvf, a);
+	if (err) {
+		dev_err(&cvf_pdev(cvf)->dev,
+			"migration refused: a receive path that may not have seen the DMA log start is still running after %u ms (%s): its pages would reach the destination unreported\n",
+			cvf_take_timeout_ms, compsc_strerror(err));
+		return compsc_errno(err);
+	}
+	dev_info(&cvf_pdev(cvf)->dev,
+		 "DMA log: receive paths that read the flag before it was set have left (waited %u us)\n",
+		 cvf->log_drain_us);
+	return 0;
 }
 
 /*
@@ -324,7 +382,8 @@ static int cvf_log_start(struct vfio_device *vdev,
 	cvf->log_reads = 0;
 	cvf->log_marked = 0;
 	cvf->log_late_areas = 0;
-	cvf_area_dirty_flag(cvf, true, false);
+	cvf->log_drain_us = 0;
+	cvf->log_undrained = cvf_area_dirty_flag(cvf, true, false);
 	dev_info(&vdev->device,
 		 "DMA logging started: %u ranges, first %#llx-%#llx, last %#llx-%#llx\n",
 		 n, n ? r[0].first : 0, n ? r[0].last : 0,
@@ -389,6 +448,13 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	if (cvf_area_dirty_flag(cvf, true, true)) {
 		cvf_mark(cvf, dirty, iova, length, iova, length);
 		cvf->log_late_areas++;
+		cvf->log_undrained = true;
+	}
+	if (cvf->log_undrained) {
+		err = cvf_log_drain(cvf);
+		if (err)
+			goto out;
+		cvf->log_undrained = false;
 	}
 	if (!cvf_area_hdr(cvf, &hdr, &gpa, &size))
 		cvf_mark(cvf, dirty, iova, length, gpa, size);
