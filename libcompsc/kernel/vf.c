@@ -59,6 +59,13 @@ void compsc_vf_assert_held(struct compsc_vf *vf)
  *	timing out while the guest keeps its device; consumed by that entry
  * compsc_hold_max_ms: the guest's bound on a hold (compsc_vf_give_up()),
  *	COMPSC_HOLD_MAX_MS by default; a test shortens it
+ * compsc_rx_stall_ms: every receive poll that reads the dirty-log flag
+ *	clear waits this long (at most COMPSC_VF_RX_STALL_MAX_MS) before it
+ *	handles a buffer, until a poll reads the flag set, which turns the
+ *	hook off: a host that starts its log meanwhile must wait for such a
+ *	poll (compsc_host_drain()), or the buffers the VF writes during the
+ *	wait go unmarked. compsc_rx_stall_raced counts the stalled polls
+ *	that found the flag set after their wait.
  */
 static DEFINE_MUTEX(compsc_vf_debugfs_lock);	/* protects the two below */
 static struct dentry *compsc_vf_debugfs;
@@ -76,6 +83,9 @@ static void compsc_vf_debugfs_add(struct compsc_vf *vf)
 	debugfs_create_bool("compsc_assert_held", 0600, dir, &vf->assert_held);
 	debugfs_create_u32("compsc_stall_ms", 0600, dir, &vf->stall_ms);
 	debugfs_create_u32("compsc_hold_max_ms", 0600, dir, &vf->hold_max_ms);
+	debugfs_create_u32("compsc_rx_stall_ms", 0600, dir, &vf->rx_stall_ms);
+	debugfs_create_u32("compsc_rx_stall_raced", 0400, dir,
+			   &vf->rx_stall_raced);
 	vf->debugfs = dir;
 }
 
@@ -575,6 +585,26 @@ static void compsc_vf_stall(struct compsc_vf *vf)
 	dev_warn(vf->dev, "CompSC: test hook: inside the read side for %u ms\n",
 		 ms);
 	msleep(ms);
+}
+
+/* Busy: receive polls run in softirq. Short of the soft-lockup detector. */
+#define COMPSC_VF_RX_STALL_MAX_MS	1000u
+
+/* The compsc_rx_stall_ms test hook, after the receive poll's flag read. */
+void compsc_vf_rx_stall(struct compsc_vf *vf, bool logging)
+{
+	u32 ms = min(READ_ONCE(vf->rx_stall_ms), COMPSC_VF_RX_STALL_MAX_MS);
+
+	if (logging) {
+		WRITE_ONCE(vf->rx_stall_ms, 0);
+		return;
+	}
+	mdelay(ms);
+	if (!(le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) &
+	      COMPSC_F_DIRTY_LOG))
+		return;
+	/* no message: a console write here could wait for the host's VMM */
+	vf->rx_stall_raced++;
 }
 
 int compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms)

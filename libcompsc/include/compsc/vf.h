@@ -250,6 +250,10 @@ enum {
  *	(debugfs)
  * @stall_ms: test hook (debugfs): the next process-context entry stays
  *	inside the read side this long; xchg, no lock
+ * @rx_stall_ms: test hook (debugfs): a receive poll that reads the
+ *	dirty-log flag clear stays this long between that read and its
+ *	buffers, until one reads it set (compsc_vf_rx_stall())
+ * @rx_stall_raced: such polls that found the flag set after their stall
  * @assert_held: compsc_vf_assert_held() warns (debugfs)
  * @debugfs: this device's debugfs directory
  * @rx_dropped: receive descriptors dropped by restores because guest
@@ -307,6 +311,8 @@ struct compsc_vf {
 	unsigned long held_since;
 	u32 hold_max_ms;
 	u32 stall_ms;
+	u32 rx_stall_ms;
+	u32 rx_stall_raced;
 	bool assert_held;
 	struct dentry *debugfs;
 	u64 rx_dropped;
@@ -562,12 +568,23 @@ bool compsc_vf_stats_update(struct compsc_vf *vf);
 
 /* ---------------------------------------------------------------- dirty pages */
 
-/* Is the host logging dirty pages? Then DMA-written pages must be marked. */
+void compsc_vf_rx_stall(struct compsc_vf *vf, bool logging);
+
+/*
+ * Is the host logging dirty pages? Then DMA-written pages must be marked.
+ * Read once per receive poll, inside the read side: the host's log start
+ * waits for the polls that read it before (compsc_host_drain()).
+ */
 static inline bool compsc_vf_dirty_logging(struct compsc_vf *vf)
 {
-	return unlikely(vf) &&
-	       (le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) &
-		COMPSC_F_DIRTY_LOG);
+	bool on;
+
+	if (likely(!vf))
+		return false;
+	on = le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) & COMPSC_F_DIRTY_LOG;
+	if (unlikely(READ_ONCE(vf->rx_stall_ms)))
+		compsc_vf_rx_stall(vf, on);
+	return on;
 }
 
 /**
