@@ -138,6 +138,7 @@ struct cvf_dev {
 	u64 log_marked;		/* bytes reported dirty since log_start */
 	u32 log_late_areas;	/* areas first flagged by a read, not the start */
 	bool log_undrained;	/* flag set, readers not yet waited for */
+	bool log_drain_missed;	/* the last read found one still inside */
 	u32 log_drain_us;	/* the last wait for them (cvf_log_drain()) */
 	/* the VF's last migration on this host, for operators (debugfs) */
 	u32 mig_done;		/* device states saved + hand-overs done here */
