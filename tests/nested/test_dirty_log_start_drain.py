@@ -1,0 +1,50 @@
+"""A receive poll that read the dirty-log flag before the log start set it
+is accounted for before QEMU's first pass relies on the log: igbvf's
+debugfs test hook compsc_rx_stall_ms holds every poll that reads the flag
+clear for STALL_MS between that read and its buffers (ping traffic keeps
+one running), the guest counts the polls that found the flag set after
+their wait (compsc_rx_stall_raced), and compsc_vfio's log reads must have
+waited for them or, while one ran, reported the whole window (its "have
+left (waited N us)" and "reports the whole window" lines). Without that,
+QEMU's first pass may send pages the VF writes before such a poll hands
+them up, unmarked."""
+import re
+
+from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, MOUNT_DEBUGFS, SRC_PORT,
+                    VFIO_DEBUGFS, migration_summary)
+
+HOOK = "/sys/kernel/debug/igbvf/*/compsc_rx_stall_ms"
+RACED = "/sys/kernel/debug/igbvf/*/compsc_rx_stall_raced"
+STALL_MS = 800          # past the host's short wait (50 ms), short of soft lockups
+DRAINED = re.compile(r"DMA log: receive paths that read the flag before it was set "
+                     r"have left \(waited (\d+) us\)")
+WHOLE = "this read reports the whole window"
+
+
+def test_dirty_log_start_drain(l1, peer):
+    l1.l2_start("src", l1.vf0, SRC_PORT)
+    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
+    l1.wait_l2_up("src")
+    l1.wait_incoming(DST_PORT)
+    before = l1.l2_stat_now("src")
+    mark = len(l1.sh("dmesg").out)
+    with peer.ping_stream(L2_IP, interval=0.05):
+        l1.l2_run("src", f"{MOUNT_DEBUGFS}; for f in {HOOK}; do echo {STALL_MS} > $f; done")
+        res = l1.migrate(params=ALL_DIRTY)
+    log = l1.sh("dmesg").out[mark:]
+    assert res["status"] == "completed", (res, log[-3000:])
+    l1.sh("l1_vf_mac 0 02:00:00:00:00:90")     # the source host is gone
+    after = l1.wait_l2_restores("dst", int(before["compsc_restores"]) + 1)
+    raced = l1.l2_run("dst", f"{MOUNT_DEBUGFS}; cat {RACED}")
+    drained = [int(us) for us in DRAINED.findall(log)]
+    l1.sh(f"{MOUNT_DEBUGFS}")
+    drain_us = l1.sh(f"cat {VFIO_DEBUGFS}/{l1.vf0}/log_drain_us").out.strip()
+    print(f"nested: rx stall {STALL_MS} ms: polls that straddled the log start "
+          f"{raced.split()}; host drained {drained} us (debugfs {drain_us}), "
+          f"whole-window reads {log.count(WHOLE)}; qemu: {migration_summary(res)}")
+    # a poll read the flag clear and handed its buffers up after the start
+    assert any(int(x) >= 1 for x in re.findall(r"^\s*(\d+)\s*$", raced, re.M)), raced
+    # ... and the host waited for it, or reported every page while it ran
+    assert WHOLE in log or (drained and max(drained) >= 1000), log[-3000:]
+    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    l1.check_kernel_log()
