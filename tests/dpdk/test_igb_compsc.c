@@ -759,14 +759,25 @@ race_cleanup_loop(void *dev)
 	return 0;
 }
 
-/* Receive bursts until the port restored (here or on the other lcore) */
-static void
+/*
+ * Receive bursts until the port restored (here or on the other lcore);
+ * 0 after 10 s without, so that a restore that never comes fails the
+ * test instead of hanging it.
+ */
+static int
 race_restore(struct ring_port *rp, struct rte_mbuf **rx)
 {
 	int64_t want = xstat(rp->cs, "compsc_restores") + 1;
+	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
-	while (xstat(rp->cs, "compsc_restores") < want)
+	while (xstat(rp->cs, "compsc_restores") < want) {
+		if (rte_get_timer_cycles() > end) {
+			fprintf(stderr, "cleanup race: no restore in 10 s\n");
+			return 0;
+		}
 		ring_rx(rp, rx);
+	}
+	return 1;
 }
 
 /* Cleaned up by the other lcore: wait until the pool holds @avail */
@@ -824,7 +835,10 @@ test_cleanup_race(void)
 		bad |= !race_wait_avail(txp, size - (RACE_SENT - RACE_DONE));
 		host_migrate(&rp.pf, heads, COMPSC_F_HOST_CONFIGURED);
 		/* the restore, while the other lcore cleans up */
-		race_restore(&rp, rx);
+		if (!race_restore(&rp, rx)) {
+			bad = 1;
+			break;
+		}
 		/* the pending frames, now at the front: none freed yet */
 		if (rte_mempool_avail_count(txp) != size - (RACE_SENT - RACE_DONE))
 			early++;
@@ -835,7 +849,7 @@ test_cleanup_race(void)
 		bad |= rte_mempool_ops_get_count(txp) > size;
 		/* the next round starts at index 0 again */
 		host_migrate(&rp.pf, back, COMPSC_F_HOST_CONFIGURED);
-		race_restore(&rp, rx);
+		bad |= !race_restore(&rp, rx);
 	}
 	race_stop = 1;
 	rte_eal_wait_lcore(lcore);
@@ -856,6 +870,8 @@ main(int argc, char **argv)
 			"*:error" };
 
 	(void)argc;
+	/* a CHECK's line must reach a log even if the test is killed */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
 		fprintf(stderr, "test_igb_compsc: EAL init failed\n");
 		return 1;
