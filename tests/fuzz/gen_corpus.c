@@ -209,6 +209,10 @@ static void host_area_seeds(void)
 	a->replay_len += 6;
 	compsc_area_ctl(a)->version = 1;	/* handed over, not restored */
 	put(t, "not_restored", a, size);
+	compsc_area_ctl(a)->version = 0;
+	/* the guest freed it: no take may write into it */
+	compsc_area_ctl(a)->writer = cpu_to_le32(COMPSC_WRITER_WITHDRAWN);
+	put(t, "withdrawn", a, size);
 }
 
 /* Packed logs: empty, one record, several with a delete. */
