@@ -504,12 +504,20 @@ class L1(VM):
     def stall_reader(self, name: str, ms: int) -> float:
         """Keep one reader of the L2 @name's igbvf (its watchdog task,
         every 2 s) inside the read side for @ms: the debugfs test hook
-        compsc_stall_ms. Returns (time.time()) once the hook is served."""
+        compsc_stall_ms. Returns (time.time()) once the hook is served.
+
+        ethtool runs meanwhile: an entry under RTNL must leave the hook to
+        the watchdog (one that took it would hold up the resume after
+        each timed-out take too, and the stack's transmit watchdog would
+        reset the VF)."""
         # a glob for the L2's one VF: the shell expands none in a redirection
-        self.l2_run(name, f"{MOUNT_DEBUGFS}; "
-                    f"for f in /sys/kernel/debug/igbvf/*/compsc_stall_ms; do echo {ms} > $f; done; "
-                    "while ! dmesg | grep -q 'test hook: inside the read side for'; "
-                    "do sleep 0.1; done")
+        out = self.l2_run(name, f"{MOUNT_DEBUGFS}; "
+                          f"for f in /sys/kernel/debug/igbvf/*/compsc_stall_ms; do echo {ms} > $f; done; "
+                          "IF=$(ls /sys/class/net | grep -v '^lo$' | head -1); "
+                          "while ! dmesg | grep -q 'test hook: inside the read side for'; "
+                          "do ethtool -S \"$IF\" > /dev/null; done; "
+                          "dmesg | grep 'test hook: inside the read side for'")
+        assert "(kworker" in out, f"the hook was served by another entry than the watchdog: {out}"
         return time.time()
 
     def release_hold(self) -> None:

@@ -50,6 +50,7 @@ def test_take_timed_out(l1, peer):
           f"downtime {res.get('downtime')} ms, total {res.get('total-time')} ms; "
           f"peer gap {ps.trace.max_gap(t0, t1):.2f} s (ping every 0.5 s); after: {after}")
     assert int(after["compsc_restores"]) == int(before["compsc_restores"]) + 1, (before, after)
-    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    assert after["compsc_resets"] == before["compsc_resets"], \
+        (before, after, l1.l2_log("src")[-3000:], l1.l2_log("dst")[-3000:])
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()

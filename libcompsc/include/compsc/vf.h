@@ -248,8 +248,8 @@ enum {
  *	bound by one look
  * @hold_max_ms: that bound, COMPSC_HOLD_MAX_MS unless a test shortened it
  *	(debugfs)
- * @stall_ms: test hook (debugfs): the next process-context entry stays
- *	inside the read side this long; xchg, no lock
+ * @stall_ms: test hook (debugfs): the next process-context entry without
+ *	RTNL held stays inside the read side this long; xchg, no lock
  * @rx_stall_ms: test hook (debugfs): a receive poll that reads the
  *	dirty-log flag clear stays this long between that read and its
  *	buffers, until one reads it set (compsc_vf_rx_stall())
