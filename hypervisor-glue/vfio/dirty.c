@@ -251,9 +251,13 @@ static int cvf_area_hdr(struct cvf_dev *cvf, struct compsc_area_hdr *hdr,
  * as QEMU would without a log, and so does the read that finds it gone
  * (it may have handed up buffers since the last read). The cost is one
  * more pass over guest memory in that rare case. A device this host
- * holds has no reader inside.
+ * holds has no reader inside. An area the guest withdrew (its driver
+ * unbound) counts no reader any more: whether one that missed the flag
+ * handed up buffers cannot be known, so the read reports the whole window
+ * too, without a wait, until the area's registration is gone.
  *
- * Return: 0 (drained), 1 (a reader still inside), or -errno.
+ * Return: 0 (drained), 1 (a reader still inside, or the area withdrawn),
+ * or -errno.
  */
 #define CVF_LOG_DRAIN_MS	50u
 
@@ -277,6 +281,11 @@ static int cvf_log_drain(struct cvf_dev *cvf)
 				(u64)CVF_LOG_DRAIN_MS * NSEC_PER_MSEC);
 	cvf->log_drain_us = div_u64(ktime_get_ns() - t0, NSEC_PER_USEC);
 	cvf_area_put(cvf, a);
+	if (err == -COMPSC_ESTATE) {
+		dev_info_ratelimited(&cvf_pdev(cvf)->dev,
+				     "DMA log: the guest withdrew its area, its receive paths can no longer be counted: this read reports the whole window\n");
+		return 1;
+	}
 	if (err == -COMPSC_ETIMEDOUT || err == -COMPSC_EBUSY) {
 		dev_info_ratelimited(&cvf_pdev(cvf)->dev,
 				     "DMA log: a receive path that may have missed the flag is still running after %u ms (%s): this read reports the whole window\n",
