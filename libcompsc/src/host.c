@@ -8,6 +8,7 @@
 #include <compsc/compsc.h>
 #include <compsc/host.h>
 #include <compsc/precopy.h>
+#include "sync_int.h"
 
 #define COMPSC_HOST_NONE	((u32)-1)
 
@@ -793,8 +794,13 @@ COMPSC_EXPORT(compsc_host_dirty_round);
  * for like a reader. The readers that find the word HELD meanwhile back
  * out and retry, as during a take that was refused.
  *
+ * An area the guest withdrew (COMPSC_WRITER_WITHDRAWN) is refused at once
+ * with nothing written, as a take refuses it: its pages may be the guest
+ * allocator's again, and no reader counts in them any more.
+ *
  * Return: 0, -COMPSC_EBUSY (still held by another writer at the bound),
- * -COMPSC_ETIMEDOUT (a reader still inside at the bound), -COMPSC_EINVAL.
+ * -COMPSC_ETIMEDOUT (a reader still inside at the bound), -COMPSC_ESTATE
+ * (withdrawn), -COMPSC_EINVAL.
  */
 int compsc_host_drain(const struct compsc_host_area *a,
 		      const struct compsc_env *env, u64 timeout_ns)
@@ -803,30 +809,15 @@ int compsc_host_drain(const struct compsc_host_area *a,
 	const struct compsc_slot *slots = compsc_host_sec(a->va,
 							   a->hdr.slots_off);
 	u32 nr = le16_to_cpu(a->hdr.nr_slots);
-	u64 start;
+	int err;
 
 	if (!nr || nr > COMPSC_MAX_SLOTS || !env || !env->now_ns ||
 	    !env->relax || !env->fence_readers)
 		return -COMPSC_EINVAL;
-	start = env->now_ns(env->ctx);
-	/* a full barrier: the caller's writes to the area come before it */
-	while (!compsc_cas32((__u32 *)&ctl->writer,
-			     cpu_to_le32(COMPSC_WRITER_FREE),
-			     cpu_to_le32(COMPSC_WRITER_HELD))) {
-		if (env->now_ns(env->ctx) - start >= timeout_ns)
-			return -COMPSC_EBUSY;
-		env->relax(env->ctx);
-	}
-	env->fence_readers(env->ctx);
-	while (compsc_readers_inside(slots, nr)) {
-		if (env->now_ns(env->ctx) - start >= timeout_ns) {
-			compsc_writer_abort(ctl);
-			return -COMPSC_ETIMEDOUT;
-		}
-		env->relax(env->ctx);
-	}
-	compsc_writer_abort(ctl);
-	return 0;
+	err = __compsc_writer_wait(ctl, slots, nr, env, timeout_ns, true);
+	if (!err)
+		compsc_writer_abort(ctl);	/* drained: let go as it was */
+	return err;
 }
 COMPSC_EXPORT(compsc_host_drain);
 

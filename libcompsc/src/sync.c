@@ -25,6 +25,7 @@
  * file has its slow path and everything that may wait.
  */
 #include <compsc/compsc.h>
+#include "sync_int.h"
 
 /* CPU number that always maps to the shared slot 0 (process context). */
 #define COMPSC_CPU_SHARED	0xffffffffu
@@ -221,28 +222,76 @@ int compsc_writer_claim(struct compsc_area_ctl *ctl)
 }
 COMPSC_EXPORT(compsc_writer_claim);
 
+/*
+ * Another writer's hold (a take, a guest's give-up ending) is waited for
+ * until the bound; a withdrawn area ends the wait at once. The claim's
+ * CAS is a full barrier: the caller's writes to the area (the host's
+ * dirty-log flag) come before the fence and the wait.
+ */
+static int __compsc_writer_claim_wait(struct compsc_area_ctl *ctl,
+				      const struct compsc_env *env, u64 start,
+				      u64 timeout_ns)
+{
+	int err;
+
+	while ((err = compsc_writer_claim(ctl)) == -COMPSC_EBUSY) {
+		if (env->now_ns(env->ctx) - start >= timeout_ns)
+			break;
+		env->relax(env->ctx);
+	}
+	return err;
+}
+
+/*
+ * The write side's wait, shared by the take (compsc_writer_drain()) and
+ * the host's drain (compsc_host_drain()): with @claim the word is claimed
+ * first, else the caller holds it. Then new readers are fenced off and
+ * those inside waited for. @timeout_ns bounds the whole call, measured
+ * by env->now_ns, whatever the guest writes into its slots; at the bound
+ * our hold is let go with no bump, the device stays with the guest as it
+ * was. The caller checked @slots, @nr_slots and @env.
+ *
+ * Return: 0 (held, no reader inside), -COMPSC_ETIMEDOUT, and with @claim
+ * -COMPSC_ESTATE (withdrawn) or -COMPSC_EBUSY (another's hold at the bound).
+ */
+int __compsc_writer_wait(struct compsc_area_ctl *ctl,
+			 const struct compsc_slot *slots, u32 nr_slots,
+			 const struct compsc_env *env, u64 timeout_ns,
+			 bool claim)
+{
+	u64 start = env->now_ns(env->ctx);
+	int err = claim ? __compsc_writer_claim_wait(ctl, env, start,
+						     timeout_ns) : 0;
+
+	if (err)
+		return err;
+	env->fence_readers(env->ctx);
+	while (compsc_readers_inside(slots, nr_slots)) {
+		if (env->now_ns(env->ctx) - start >= timeout_ns) {
+			compsc_writer_abort(ctl);
+			return -COMPSC_ETIMEDOUT;
+		}
+		env->relax(env->ctx);
+	}
+	return 0;
+}
+
 /* The rest of the acquire, once compsc_writer_claim() held the word. */
 int compsc_writer_drain(struct compsc_area_ctl *ctl,
 			const struct compsc_slot *slots, u32 nr_slots,
 			const struct compsc_env *env, u64 timeout_ns)
 {
-	u64 start;
+	int err;
 
 	if (!slots || !nr_slots || nr_slots > COMPSC_MAX_SLOTS || !env ||
 	    !env->now_ns || !env->relax || !env->fence_readers) {
 		compsc_writer_abort(ctl);	/* claimed: let it go */
 		return -COMPSC_EINVAL;
 	}
-	env->fence_readers(env->ctx);
-	start = env->now_ns(env->ctx);
-	while (compsc_readers_inside(slots, nr_slots)) {
-		if (env->now_ns(env->ctx) - start >= timeout_ns) {
-			/* no bump: the device stays with the guest as it was */
-			compsc_writer_abort(ctl);
-			return -COMPSC_ETIMEDOUT;
-		}
-		env->relax(env->ctx);
-	}
+	err = __compsc_writer_wait(ctl, slots, nr_slots, env, timeout_ns,
+				   false);
+	if (err)
+		return err;
 	mb();	/* our device accesses (MMIO) follow the readers' exits */
 	/*
 	 * The last hand-back's "host configured the VF" travels with guest

@@ -1,4 +1,4 @@
-/* The host's drain waits for the readers inside, keeps new ones out meanwhile, takes nothing (no bump, no word changed) and is bounded: a reader that stays, or another writer's hold, ends it with an error and the device left as it was. */
+/* The host's drain waits for the readers inside, keeps new ones out meanwhile, takes nothing (no bump, no word changed) and is bounded: a reader that stays, or another writer's hold, ends it with an error and the device left as it was; an area the guest withdrew ends it at once, nothing written. */
 #include "check.h"
 #include "host_fixture.h"
 
@@ -115,10 +115,31 @@ static void held_elsewhere(void)
 	hx_teardown(&h);
 }
 
+/* The guest may have freed the pages: no wait, no fence, no write. */
+static void withdrawn(void)
+{
+	struct drain_ctx d = { 0 };
+	struct compsc_env env = d_env(&d);
+	struct compsc_area_ctl *ctl;
+
+	hx_setup(&h);
+	ctl = compsc_area_ctl(h.area);
+	ctl->writer = cpu_to_le32(COMPSC_WRITER_WITHDRAWN);
+	ctl->flags = cpu_to_le32(COMPSC_F_DIRTY_LOG);
+	CHECK_EQ(compsc_host_drain(&h.a, &env, 10000000ull), -COMPSC_ESTATE);
+	CHECK_EQ(d.relaxes, 0);
+	CHECK_EQ(d.fences, 0);
+	CHECK_EQ(ctl->writer, COMPSC_WRITER_WITHDRAWN);
+	CHECK_EQ(ctl->version, 0);
+	CHECK_EQ(le32_to_cpu(ctl->flags), COMPSC_F_DIRTY_LOG);
+	hx_teardown(&h);
+}
+
 int main(void)
 {
 	drained();
 	reader_stays();
 	held_elsewhere();
+	withdrawn();
 	CHECK_DONE();
 }
