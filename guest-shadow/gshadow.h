@@ -8,17 +8,30 @@
  * device has: the primary (the VF, which comes and goes with hot-plug)
  * and, optionally, a standby (a virtio-net with the VM's MAC named in
  * standby_pci) that carries traffic while the primary is away or not yet
- * live. The core (core.c) finds and adopts a lower when one
- * registers and releases it when it goes; the upper (upper.c) forwards
- * transmit to the lower or holds it while there is none; a lower joining
- * gets the upper's current state and gives it back when it leaves
- * (join.c); record.c keeps the ethtool settings made through the upper,
- * which the upper does not hold, in libcompsc's replay log for the next
- * lower.
+ * live.
  *
- * RTNL rules:
+ * The files, top to bottom, as net_failover.c sits on net/core/failover.c:
+ * - upper.c: the upper netdev and the module that makes it; forwards
+ *   transmit to a lower or holds it while there is none, and implements
+ *   the core's ops (adopt, release, quiesce, the work after adoption).
+ *   ethtool.c and sysfs.c are its ethtool and sysfs sides.
+ * - join.c: a lower joining the upper gets its current state, and gives
+ *   it back when it leaves.
+ * - core.c (core.h): which netdev is a lower and when; it sees no struct
+ *   gshadow and reaches the upper only through struct gshadow_core_ops.
+ * - record.c: the ethtool settings made through the upper, which the
+ *   upper does not hold, in libcompsc's replay log for the next lower.
+ *
+ * What calls what; nothing calls back up except through the core's ops:
+ *   upper.c   -> join.c, ethtool.c, sysfs.c, core.c, record.c
+ *   join.c    -> ethtool.c (the recorded knobs), record.c
+ *   ethtool.c -> record.c
+ *   sysfs.c   -> core.c (lower_pci)
+ *   core.c    -> struct gshadow_core_ops only
+ *
+ * RTNL rules (core.h has the core's):
  * - adopt, release, join and leave, the lower pointer's writes, the
- *   uppers list, the candidate list and the mode run under RTNL, as do
+ *   uppers list, the candidate lists and the mode run under RTNL, as do
  *   the upper's calls that forward to the lowers: a lower joined and
  *   published under one hold of RTNL sees every later change, so what it
  *   got from the upper is what the upper holds; nothing under RTNL waits
@@ -36,13 +49,12 @@
 #define GSHADOW_H
 
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
-#include <linux/workqueue.h>
 #include <compsc/compsc.h>
+#include "core.h"
 
 #define GSHADOW_DRV		"gshadow"
-#define GSHADOW_MAX_CANDS	4	/* explicit lower choices per upper */
-#define GSHADOW_CAND_LEN	32	/* a bus device name, e.g. 0000:01:10.2 */
 
 enum gshadow_mode {
 	GSHADOW_PASSTHROUGH,	/* forward and count calls, record nothing */
@@ -107,12 +119,8 @@ struct gshadow_orig {
 	u8 mac[ETH_ALEN];
 };
 
-/* Bus devices named by the user, e.g. 0000:01:10.2; "" ends the list. */
-struct gshadow_cands {
-	char dev[GSHADOW_MAX_CANDS][GSHADOW_CAND_LEN];
-};
-
 struct gshadow {
+	struct gshadow_core core;	/* the core's part: see core.h */
 	struct net_device *upper;
 	struct net_device __rcu *lower;	/* the primary: RTNL writes, RCU reads */
 	netdevice_tracker lower_tracker;
@@ -125,8 +133,6 @@ struct gshadow {
 	/* a lower draining before it goes down: RTNL writes, READ_ONCE in transmit */
 	struct net_device *leaving;
 	u32 quiesce_ms;			/* drain bound, READ_ONCE/WRITE_ONCE */
-	struct list_head node;		/* in gshadow_uppers, under RTNL */
-	struct work_struct work;	/* adopt, flush, notify: takes RTNL */
 	struct sk_buff_head held;	/* hold queue; its own lock */
 	u32 hold_max;			/* queue bound, READ_ONCE/WRITE_ONCE */
 	enum gshadow_mode mode;		/* RTNL */
@@ -136,8 +142,6 @@ struct gshadow {
 	u32 mtu_wish;			/* RTNL: the MTU the user set last */
 	bool rx_user;			/* RTNL: the user turned a receive offload off */
 	netdev_features_t masked;	/* RTNL: offloads the lower lacks */
-	struct gshadow_cands cands;	/* RTNL: lower_pci */
-	struct gshadow_cands standby_cands; /* RTNL: standby_pci */
 	spinlock_t log_lock;		/* protects log (read by ethtool -S) */
 	struct compsc_replay log;
 	void *log_mem;
@@ -172,22 +176,22 @@ static inline void gshadow_inc(struct gshadow *gs, enum gshadow_stat s)
 		gshadow_trace(__gt, fmt, ##__VA_ARGS__);		\
 	} while (0)
 
-/* core.c */
-bool gshadow_lower_ready(const struct net_device *lower);
-void gshadow_kick(struct gshadow *gs);
-int gshadow_set_cands(struct gshadow_cands *cands, const char *list);
+/*
+ * The lowers a configuration call goes to (RTNL): the primary first, then
+ * the standby; returns how many there are.
+ */
+static inline int gshadow_lowers(struct gshadow *gs, struct net_device *out[2])
+{
+	int n = 0;
 
-/* upper.c */
-extern const struct net_device_ops gshadow_netdev_ops;
-struct net_device *gshadow_create(const char *name, const u8 *mac,
-				  u32 log_records);
-rx_handler_result_t gshadow_handle_frame(struct sk_buff **pskb);
-void gshadow_flush(struct gshadow *gs, struct net_device *lower);
-struct net_device *gshadow_pick(struct gshadow *gs, struct net_device *primary,
-				struct net_device *standby);
-int gshadow_lowers(struct gshadow *gs, struct net_device *out[2]);
-void gshadow_lower_rx_features(struct net_device *lower,
-			       netdev_features_t wanted);
+	out[n] = rtnl_dereference(gs->lower);
+	if (out[n])
+		n++;
+	out[n] = rtnl_dereference(gs->standby);
+	if (out[n])
+		n++;
+	return n;
+}
 
 /* record.c: the interpose tap's log of what the upper does not hold */
 int gshadow_log_init(struct gshadow *gs, u32 records);
@@ -203,6 +207,8 @@ void gshadow_join(struct gshadow *gs, struct net_device *lower,
 void gshadow_leave(struct gshadow *gs, struct net_device *lower,
 		   const struct gshadow_orig *orig);
 int gshadow_replay_mac(struct gshadow *gs, struct net_device *lower);
+void gshadow_lower_rx_features(struct net_device *lower,
+			       netdev_features_t wanted);
 
 /* ethtool.c, sysfs.c */
 extern const struct ethtool_ops gshadow_ethtool_ops;

@@ -2,11 +2,13 @@
 /*
  * A lower joining the upper and leaving it, the way bonding enslaves and
  * releases a slave: on joining, the lower gets the upper's *current*
- * state (MTU, receive flags, VLAN filters, receive offloads; core.c syncs
- * the address lists), in every mode; on leaving, exactly that is taken
- * back. The upper's calls forward each later change to the lowers it has
- * (upper.c), so what a lower holds from the upper is always what the upper
- * holds now: a promiscuity count taken back is one that was given.
+ * state (MTU, receive flags, VLAN filters, receive offloads; upper.c
+ * syncs the address lists once it is published), in every mode; on
+ * leaving, exactly that is taken back. The upper's calls forward each
+ * later change to the lowers it has (upper.c), so what a lower holds from
+ * the upper is always what the upper holds now: a promiscuity count taken
+ * back is one that was given. Called by upper.c only; calls record.c and
+ * ethtool.c (the recorded knobs).
  *
  * The replay log (record.c) is only for what the upper does not hold: the
  * ethtool knobs (ethtool.c), replayed in interpose mode. The MTU the user
@@ -73,11 +75,25 @@ static void gshadow_join_flags(struct gshadow *gs, struct net_device *lower,
 		gshadow_inc(gs, GSHADOW_REPLAY_ERRORS);
 }
 
+/* Turn @lower's receive offloads on or off as @wanted says, where it can. */
+void gshadow_lower_rx_features(struct net_device *lower,
+			       netdev_features_t wanted)
+{
+	netdev_features_t bits = GSHADOW_RX_FEATURES & lower->hw_features;
+	netdev_features_t want = (lower->wanted_features & ~bits) |
+				 (wanted & bits);
+
+	if (want == lower->wanted_features)
+		return;
+	lower->wanted_features = want;
+	netdev_update_features(lower);
+}
+
 /*
  * @lower joins the upper (RTNL, before it is published): the upper's
  * current state, then in interpose mode what the log holds. @orig keeps
  * what the lower had, for gshadow_leave(). @mac false: the MAC comes
- * later (a primary beside a standby: core.c).
+ * later (a primary beside a standby: gshadow_go_live() in upper.c).
  */
 void gshadow_join(struct gshadow *gs, struct net_device *lower,
 		  struct gshadow_orig *orig, bool mac)

@@ -79,9 +79,9 @@ static ssize_t lower_pci_show(struct device *d, struct device_attribute *a,
 
 	if (!rtnl_trylock())
 		return restart_syscall();
-	for (i = 0; i < GSHADOW_MAX_CANDS && gs->cands.dev[i][0]; i++)
+	for (i = 0; i < GSHADOW_MAX_CANDS && gs->core.cands.dev[i][0]; i++)
 		n += sysfs_emit_at(buf, n, "%s%s", i ? "," : "",
-				   gs->cands.dev[i]);
+				   gs->core.cands.dev[i]);
 	rtnl_unlock();
 	return n + sysfs_emit_at(buf, n, "\n");
 }
@@ -94,11 +94,11 @@ static ssize_t lower_pci_store(struct device *d, struct device_attribute *a,
 
 	if (!rtnl_trylock())
 		return restart_syscall();
-	err = gshadow_set_cands(&gs->cands, buf);
+	err = gshadow_set_cands(&gs->core.cands, buf);
 	rtnl_unlock();
 	if (err)
 		return err;
-	gshadow_kick(gs);
+	gshadow_kick(&gs->core);
 	return len;
 }
 static DEVICE_ATTR_RW(lower_pci);
