@@ -104,7 +104,7 @@ KBUILD_JUNK := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.m
 # Modules built on top of compsc.ko: name:source dir. Each is built only
 # once its Kbuild exists, into $(KMOD)/<name>/<name>.ko.
 KMOD_USERS := compsc_selftest:$(TOP)/tests/kmod/compsc_selftest \
-	      compsc_bench:$(TOP)/hypervisor-glue/bench
+	      compsc_bench:$(TOP)/hypervisor-glue/standin
 ku_name = $(word 1,$(subst :, ,$1))
 ku_dir  = $(word 2,$(subst :, ,$1))
 KMOD_BUILT := $(foreach u,$(KMOD_USERS),$(if $(wildcard $(call ku_dir,$u)/Kbuild),$u))

@@ -22,7 +22,7 @@
 #include <linux/uaccess.h>
 #include <compsc/kernel.h>
 #include <compsc/host.h>
-#include "bench.h"
+#include "standin.h"
 
 #define BENCH_CMD_MAX		256
 #define BENCH_MS_MAX		60000

@@ -9,7 +9,7 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <compsc/dev_82576vf.h>
-#include "bench.h"
+#include "standin.h"
 
 static LIST_HEAD(bench_vfs);
 /* bench_vfs_lock protects bench_vfs: bus notifier adds/removes, module exit */

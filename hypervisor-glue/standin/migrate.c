@@ -27,7 +27,7 @@
 #include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
 #include <compsc/migstate.h>
-#include "bench.h"
+#include "standin.h"
 
 /* VLANs for pf_import=unfit: one more than a 82576 VLVF table holds. */
 #define BENCH_UNFIT_VLAN0	1000

@@ -18,7 +18,7 @@
 #include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
 #include <compsc/kernel.h>
-#include "bench.h"
+#include "standin.h"
 
 #define BENCH_VFLR_POLL_MS	1000	/* PF driver handling the VF's reset */
 
