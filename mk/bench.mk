@@ -5,7 +5,8 @@
 #   make driver DRIVER=igbvf [SERIES=drivers/igbvf] [NAME=igbvf]
 #                      upstream driver + `git am` of SERIES/*.patch, built
 #                      against the headers -> $(BUILD)/drivers/NAME/DRIVER.ko
-#   make kmod-compsc   compsc.ko (libcompsc/Kbuild) + compsc_selftest.ko
+#   make kmod-compsc   compsc.ko (libcompsc/Kbuild), compsc_selftest.ko and
+#                      the stand-in, compsc_standin.ko (hypervisor-glue/standin)
 #   make initramfs     $(BUILD)/vm/initrd.img (+ vmlinuz link next to it)
 #   make vm-test       the pytest suite in tests/vm (needs root: netns, tap)
 #   make vm-shell      boot the bench VM with its console on this terminal
@@ -104,7 +105,7 @@ KBUILD_JUNK := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.m
 # Modules built on top of compsc.ko: name:source dir. Each is built only
 # once its Kbuild exists, into $(KMOD)/<name>/<name>.ko.
 KMOD_USERS := compsc_selftest:$(TOP)/tests/kmod/compsc_selftest \
-	      compsc_bench:$(TOP)/hypervisor-glue/standin
+	      compsc_standin:$(TOP)/hypervisor-glue/standin
 ku_name = $(word 1,$(subst :, ,$1))
 ku_dir  = $(word 2,$(subst :, ,$1))
 KMOD_BUILT := $(foreach u,$(KMOD_USERS),$(if $(wildcard $(call ku_dir,$u)/Kbuild),$u))

@@ -40,7 +40,7 @@ $(L2K_STAMP): | $(KSTAMP)
 		$(L2K_SRC) $(L2K_DIR) $(L2K_CONFIG)
 
 # bench.mk's own `driver` and `kmod-compsc` rules, pointed at the L2 tree.
-# No self-test or bench modules (KMOD_USERS): L2 only loads these two.
+# No self-test or stand-in module (KMOD_USERS): L2 only loads these two.
 l2-kmods: $(L2K_STAMP)
 	$(MAKE) --no-print-directory driver DRIVER=igbvf SERIES=$(TOP)/drivers/igbvf \
 		NAME=igbvf-l2 KDIR=$(L2K_DIR) KMOD=$(L2K_KMOD) KMOD_USERS=

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs control of the stand-in: /sys/kernel/debug/compsc_bench/<VF BDF>/
+ * debugfs control of the stand-in: /sys/kernel/debug/compsc_standin/<VF BDF>/
  *   migrate      (write) "blackout_ms=N reset=flr|pf|both|none abort=0|1
  *                timeout_ms=N pf_import=normal|skip|unfit copied=0|1
  *                stop_late_ms=N bad_rx_head=0|1", any subset, any order;
@@ -24,35 +24,35 @@
 #include <compsc/host.h>
 #include "standin.h"
 
-#define BENCH_CMD_MAX		256
-#define BENCH_MS_MAX		60000
+#define STANDIN_CMD_MAX		256
+#define STANDIN_MS_MAX		60000
 
-static struct dentry *bench_root;
+static struct dentry *standin_root;
 
-static const char * const bench_reset_names[] = {
-	[BENCH_RESET_NONE] = "none",
-	[BENCH_RESET_FLR] = "flr",
-	[BENCH_RESET_PF] = "pf",
-	[BENCH_RESET_BOTH] = "both",
+static const char * const standin_reset_names[] = {
+	[STANDIN_RESET_NONE] = "none",
+	[STANDIN_RESET_FLR] = "flr",
+	[STANDIN_RESET_PF] = "pf",
+	[STANDIN_RESET_BOTH] = "both",
 };
 
-static const char * const bench_pf_import_names[] = {
-	[BENCH_PF_NORMAL] = "normal",
-	[BENCH_PF_SKIP] = "skip",
-	[BENCH_PF_UNFIT] = "unfit",
+static const char * const standin_pf_import_names[] = {
+	[STANDIN_PF_NORMAL] = "normal",
+	[STANDIN_PF_SKIP] = "skip",
+	[STANDIN_PF_UNFIT] = "unfit",
 };
 
-static int bench_parse_ms(const char *val, u32 min, u32 *out)
+static int standin_parse_ms(const char *val, u32 min, u32 *out)
 {
 	u32 v;
 
-	if (kstrtou32(val, 10, &v) || v < min || v > BENCH_MS_MAX)
+	if (kstrtou32(val, 10, &v) || v < min || v > STANDIN_MS_MAX)
 		return -EINVAL;
 	*out = v;
 	return 0;
 }
 
-static int bench_parse_opt(char *tok, struct bench_req *req)
+static int standin_parse_opt(char *tok, struct standin_req *req)
 {
 	char *val = strchr(tok, '=');
 	int i;
@@ -61,20 +61,20 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
 		return -EINVAL;
 	*val++ = '\0';
 	if (!strcmp(tok, "blackout_ms"))
-		return bench_parse_ms(val, 0, &req->blackout_ms);
+		return standin_parse_ms(val, 0, &req->blackout_ms);
 	if (!strcmp(tok, "timeout_ms"))
-		return bench_parse_ms(val, 1, &req->timeout_ms);
+		return standin_parse_ms(val, 1, &req->timeout_ms);
 	if (!strcmp(tok, "abort"))
 		return kstrtobool(val, &req->abort);
 	if (!strcmp(tok, "copied"))
 		return kstrtobool(val, &req->copied);
 	if (!strcmp(tok, "stop_late_ms"))
-		return bench_parse_ms(val, 0, &req->stop_late_ms);
+		return standin_parse_ms(val, 0, &req->stop_late_ms);
 	if (!strcmp(tok, "bad_rx_head"))
 		return kstrtobool(val, &req->bad_rx_head);
 	if (!strcmp(tok, "pf_import")) {
-		i = match_string(bench_pf_import_names,
-				 ARRAY_SIZE(bench_pf_import_names), val);
+		i = match_string(standin_pf_import_names,
+				 ARRAY_SIZE(standin_pf_import_names), val);
 		if (i < 0)
 			return -EINVAL;
 		req->pf_import = i;
@@ -82,7 +82,7 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
 	}
 	if (strcmp(tok, "reset"))
 		return -EINVAL;
-	i = match_string(bench_reset_names, ARRAY_SIZE(bench_reset_names), val);
+	i = match_string(standin_reset_names, ARRAY_SIZE(standin_reset_names), val);
 	if (i < 0)
 		return -EINVAL;
 	req->reset = i;
@@ -93,75 +93,75 @@ static int bench_parse_opt(char *tok, struct bench_req *req)
  * Defaults: blackout_ms=0 reset=both abort=0 timeout_ms=1000 pf_import=normal
  * copied=0 stop_late_ms=0 bad_rx_head=0.
  */
-static int bench_parse_req(char *cmd, struct bench_req *req)
+static int standin_parse_req(char *cmd, struct standin_req *req)
 {
 	char *tok;
 	int err;
 
-	*req = (struct bench_req){ .timeout_ms = 1000,
-				   .reset = BENCH_RESET_BOTH };
+	*req = (struct standin_req){ .timeout_ms = 1000,
+				   .reset = STANDIN_RESET_BOTH };
 	while ((tok = strsep(&cmd, " \t\n"))) {
 		if (!*tok)
 			continue;
-		err = bench_parse_opt(tok, req);
+		err = standin_parse_opt(tok, req);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static ssize_t bench_migrate_write(struct file *file, const char __user *ubuf,
-				   size_t count, loff_t *ppos)
+static ssize_t standin_migrate_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
 {
-	struct bench_vf *bv = file->private_data;
-	struct bench_req req;
+	struct standin_vf *sv = file->private_data;
+	struct standin_req req;
 	char *cmd;
 	int err;
 
-	if (count >= BENCH_CMD_MAX)
+	if (count >= STANDIN_CMD_MAX)
 		return -E2BIG;
 	cmd = memdup_user_nul(ubuf, count);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
-	err = bench_parse_req(cmd, &req);
+	err = standin_parse_req(cmd, &req);
 	kfree(cmd);
 	if (err)
 		return err;
-	err = mutex_lock_interruptible(&bv->lock);
+	err = mutex_lock_interruptible(&sv->lock);
 	if (err)
 		return err;
-	err = bench_migrate(bv, &req);
-	mutex_unlock(&bv->lock);
+	err = standin_migrate(sv, &req);
+	mutex_unlock(&sv->lock);
 	return err ? err : count;
 }
 
-static const struct file_operations bench_migrate_fops = {
+static const struct file_operations standin_migrate_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.write = bench_migrate_write,
+	.write = standin_migrate_write,
 	.llseek = noop_llseek,
 };
 
-static const char *bench_status(const struct bench_vf *bv)
+static const char *standin_status(const struct standin_vf *sv)
 {
-	if (!bv->nr_migrations)
+	if (!sv->nr_migrations)
 		return "none";
-	if (bv->result.err)
+	if (sv->result.err)
 		return "error";
-	return bv->result.aborted ? "aborted" : "ok";
+	return sv->result.aborted ? "aborted" : "ok";
 }
 
-static int bench_result_show(struct seq_file *s, void *unused)
+static int standin_result_show(struct seq_file *s, void *unused)
 {
-	struct bench_vf *bv = s->private;
-	const struct bench_result *r = &bv->result;
+	struct standin_vf *sv = s->private;
+	const struct standin_result *r = &sv->result;
 	int err;
 
-	err = mutex_lock_interruptible(&bv->lock);
+	err = mutex_lock_interruptible(&sv->lock);
 	if (err)
 		return err;
 	seq_printf(s, "migrations=%u\nstatus=%s\nerrno=%d\nerror=%s\n",
-		   bv->nr_migrations, bench_status(bv), r->err, r->msg);
+		   sv->nr_migrations, standin_status(sv), r->err, r->msg);
 	seq_printf(s, "aborted=%d\nstate_bytes=%u\nregs=%u\ncounters=%u\n",
 		   r->aborted, r->state_bytes, r->nr_regs, r->nr_counters);
 	seq_printf(s, "driver_bytes=%u\nwait_ns=%llu\nfence_ns=%llu\n",
@@ -173,70 +173,70 @@ static int bench_result_show(struct seq_file *s, void *unused)
 		   r->pf_import ?: "no", r->host_config ? "yes" : "no");
 	seq_printf(s, "mem_copied=%s\nversion=%llu\nbad_rx_head=%d\n",
 		   r->mem_copied ? "yes" : "no", r->version, r->bad_rx_head);
-	mutex_unlock(&bv->lock);
+	mutex_unlock(&sv->lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(bench_result);
+DEFINE_SHOW_ATTRIBUTE(standin_result);
 
-static ssize_t bench_stream_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
+static ssize_t standin_stream_read(struct file *file, char __user *ubuf,
+				   size_t count, loff_t *ppos)
 {
-	struct bench_vf *bv = file->private_data;
+	struct standin_vf *sv = file->private_data;
 	ssize_t ret;
 
-	ret = mutex_lock_interruptible(&bv->lock);
+	ret = mutex_lock_interruptible(&sv->lock);
 	if (ret)
 		return ret;
-	ret = simple_read_from_buffer(ubuf, count, ppos, bv->stream,
-				      bv->stream_len);
-	mutex_unlock(&bv->lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, sv->stream,
+				      sv->stream_len);
+	mutex_unlock(&sv->lock);
 	return ret;
 }
 
-static const struct file_operations bench_stream_fops = {
+static const struct file_operations standin_stream_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = bench_stream_read,
+	.read = standin_stream_read,
 	.llseek = default_llseek,
 };
 
 /* Raw area bytes, valid or not (for the CLI to inspect); RAM only. */
-static ssize_t bench_area_read(struct file *file, char __user *ubuf,
-			       size_t count, loff_t *ppos)
+static ssize_t standin_area_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
 {
-	struct bench_vf *bv = file->private_data;
+	struct standin_vf *sv = file->private_data;
 	ssize_t ret;
 	void *va;
 	u32 size;
 	u64 gpa;
 
-	device_lock(&bv->pdev->dev);	/* the driver keeps its area */
-	va = bench_area_remap(bv->pdev, &gpa, &size, NULL, 0);
+	device_lock(&sv->pdev->dev);	/* the driver keeps its area */
+	va = standin_area_remap(sv->pdev, &gpa, &size, NULL, 0);
 	if (IS_ERR(va)) {
 		ret = PTR_ERR(va);
 	} else {
 		ret = simple_read_from_buffer(ubuf, count, ppos, va, size);
 		memunmap(va);
 	}
-	device_unlock(&bv->pdev->dev);
+	device_unlock(&sv->pdev->dev);
 	return ret;
 }
 
-static const struct file_operations bench_area_fops = {
+static const struct file_operations standin_area_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = bench_area_read,
+	.read = standin_area_read,
 	.llseek = default_llseek,
 };
 
 /*
  * Read: the area's dirty-log flag; write: start a dirty-logging round or
- * stop (compsc_host_dirty_round()). bv->lock: no migration runs; the
+ * stop (compsc_host_dirty_round()). sv->lock: no migration runs; the
  * device lock: the driver keeps its area.
  */
-static ssize_t bench_dirty_rw(struct bench_vf *bv, int set, char *out)
+static ssize_t standin_dirty_rw(struct standin_vf *sv, int set, char *out)
 {
-	struct bench_result res = {};
+	struct standin_result res = {};
 	struct compsc_host_area *a;
 	struct compsc_area_ctl *ctl;
 	int err;
@@ -244,11 +244,11 @@ static ssize_t bench_dirty_rw(struct bench_vf *bv, int set, char *out)
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
-	err = mutex_lock_interruptible(&bv->lock);
+	err = mutex_lock_interruptible(&sv->lock);
 	if (err)
 		goto out_free;
-	device_lock(&bv->pdev->dev);
-	err = bench_area_map(bv->pdev, a, &res);
+	device_lock(&sv->pdev->dev);
+	err = standin_area_map(sv->pdev, a, &res);
 	if (!err) {
 		ctl = compsc_host_ctl(a);
 		if (set >= 0)
@@ -256,69 +256,69 @@ static ssize_t bench_dirty_rw(struct bench_vf *bv, int set, char *out)
 		else
 			snprintf(out, 4, "%d\n", !!(le32_to_cpu(READ_ONCE(
 				 ctl->flags)) & COMPSC_F_DIRTY_LOG));
-		bench_area_unmap(a);
+		standin_area_unmap(a);
 	}
-	device_unlock(&bv->pdev->dev);
-	mutex_unlock(&bv->lock);
+	device_unlock(&sv->pdev->dev);
+	mutex_unlock(&sv->lock);
 out_free:
 	kfree(a);
 	return err;
 }
 
-static ssize_t bench_dirty_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
+static ssize_t standin_dirty_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
 {
 	bool on;
 	int err = kstrtobool_from_user(ubuf, count, &on);
 
 	if (!err)
-		err = bench_dirty_rw(file->private_data, on, NULL);
+		err = standin_dirty_rw(file->private_data, on, NULL);
 	return err ? err : count;
 }
 
-static ssize_t bench_dirty_read(struct file *file, char __user *ubuf,
-				size_t count, loff_t *ppos)
+static ssize_t standin_dirty_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
 {
 	char buf[4];
-	int err = bench_dirty_rw(file->private_data, -1, buf);
+	int err = standin_dirty_rw(file->private_data, -1, buf);
 
 	if (err)
 		return err;
 	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
 }
 
-static const struct file_operations bench_dirty_fops = {
+static const struct file_operations standin_dirty_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = bench_dirty_read,
-	.write = bench_dirty_write,
+	.read = standin_dirty_read,
+	.write = standin_dirty_write,
 	.llseek = default_llseek,
 };
 
-void bench_vf_debugfs_add(struct bench_vf *bv)
+void standin_vf_debugfs_add(struct standin_vf *sv)
 {
-	bv->dir = debugfs_create_dir(pci_name(bv->pdev), bench_root);
-	debugfs_create_file("migrate", 0200, bv->dir, bv, &bench_migrate_fops);
-	debugfs_create_file("result", 0444, bv->dir, bv, &bench_result_fops);
-	debugfs_create_file("last_stream", 0444, bv->dir, bv,
-			    &bench_stream_fops);
-	debugfs_create_file("area", 0444, bv->dir, bv, &bench_area_fops);
-	debugfs_create_file("dirty_log", 0644, bv->dir, bv, &bench_dirty_fops);
+	sv->dir = debugfs_create_dir(pci_name(sv->pdev), standin_root);
+	debugfs_create_file("migrate", 0200, sv->dir, sv, &standin_migrate_fops);
+	debugfs_create_file("result", 0444, sv->dir, sv, &standin_result_fops);
+	debugfs_create_file("last_stream", 0444, sv->dir, sv,
+			    &standin_stream_fops);
+	debugfs_create_file("area", 0444, sv->dir, sv, &standin_area_fops);
+	debugfs_create_file("dirty_log", 0644, sv->dir, sv, &standin_dirty_fops);
 }
 
-void bench_vf_debugfs_del(struct bench_vf *bv)
+void standin_vf_debugfs_del(struct standin_vf *sv)
 {
-	debugfs_remove(bv->dir);
-	bv->dir = NULL;
+	debugfs_remove(sv->dir);
+	sv->dir = NULL;
 }
 
-int bench_debugfs_init(void)
+int standin_debugfs_init(void)
 {
-	bench_root = debugfs_create_dir("compsc_bench", NULL);
-	return IS_ERR(bench_root) ? PTR_ERR(bench_root) : 0;
+	standin_root = debugfs_create_dir("compsc_standin", NULL);
+	return IS_ERR(standin_root) ? PTR_ERR(standin_root) : 0;
 }
 
-void bench_debugfs_exit(void)
+void standin_debugfs_exit(void)
 {
-	debugfs_remove(bench_root);
+	debugfs_remove(standin_root);
 }

@@ -20,10 +20,10 @@
 #include <compsc/kernel.h>
 #include "standin.h"
 
-#define BENCH_VFLR_POLL_MS	1000	/* PF driver handling the VF's reset */
+#define STANDIN_VFLR_POLL_MS	1000	/* PF driver handling the VF's reset */
 
 /**
- * bench_area_remap() - map the area the VF's driver registered, raw
+ * standin_area_remap() - map the area the VF's driver registered, raw
  * @pdev: the VF
  * @gpa: gets its address
  * @size: gets its size
@@ -35,8 +35,8 @@
  *
  * Return: the mapping (memunmap() it) or ERR_PTR(-errno).
  */
-void *bench_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
-		       size_t len)
+void *standin_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
+			 size_t len)
 {
 	void *va;
 
@@ -61,7 +61,7 @@ void *bench_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
 }
 
 /**
- * bench_area_map() - map and check the area the VF's driver registered
+ * standin_area_map() - map and check the area the VF's driver registered
  * @pdev: the VF
  * @a: filled with the mapping, a checked copy of the area header and
  *	checked copies of its lists (compsc_host_area_check())
@@ -69,15 +69,15 @@ void *bench_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
  *
  * Return: 0 or -errno.
  */
-int bench_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
-		   struct bench_result *res)
+int standin_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
+		     struct standin_result *res)
 {
 	u32 bad;
 	int err;
 
 	memset(a, 0, sizeof(*a));
-	a->va = bench_area_remap(pdev, &a->gpa, &a->size, res->msg,
-				 sizeof(res->msg));
+	a->va = standin_area_remap(pdev, &a->gpa, &a->size, res->msg,
+				   sizeof(res->msg));
 	if (IS_ERR(a->va)) {
 		err = PTR_ERR(a->va);
 		a->va = NULL;
@@ -87,13 +87,13 @@ int bench_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
 	if (err) {
 		snprintf(res->msg, sizeof(res->msg), "area refused (entry %d): %s",
 			 bad == U32_MAX ? -1 : (int)bad, compsc_strerror(err));
-		bench_area_unmap(a);
+		standin_area_unmap(a);
 		return compsc_errno(err);
 	}
 	return 0;
 }
 
-void bench_area_unmap(struct compsc_host_area *a)
+void standin_area_unmap(struct compsc_host_area *a)
 {
 	if (a->va)
 		memunmap(a->va);
@@ -105,7 +105,7 @@ void bench_area_unmap(struct compsc_host_area *a)
  * as QEMU/VFIO restore a VF's config space (MSI-X, BARs, command register)
  * for the guest. The device's own registers come back at reset values.
  */
-static int bench_flr(struct pci_dev *pdev)
+static int standin_flr(struct pci_dev *pdev)
 {
 	int err;
 
@@ -125,7 +125,7 @@ static int bench_flr(struct pci_dev *pdev)
  * (it clears the VF's VFLRE bit when done). Otherwise its reset of the VF's
  * PF-side state could land after the guest's restore already talked to it.
  */
-static const char *bench_wait_pf_vflr(struct pci_dev *pdev)
+static const char *standin_wait_pf_vflr(struct pci_dev *pdev)
 {
 	struct pci_dev *pf = pci_physfn(pdev);
 	int vf = pci_iov_vf_id(pdev), ms;
@@ -140,7 +140,7 @@ static const char *bench_wait_pf_vflr(struct pci_dev *pdev)
 		return "no";
 	bit = BIT(vf);
 	reg += COMPSC_82576_PF_VFLRE & ~PAGE_MASK;
-	for (ms = 0; ms < BENCH_VFLR_POLL_MS && (readl(reg) & bit); ms++)
+	for (ms = 0; ms < STANDIN_VFLR_POLL_MS && (readl(reg) & bit); ms++)
 		usleep_range(1000, 1100);
 	bit &= readl(reg);
 	pci_iounmap(pf, reg - (COMPSC_82576_PF_VFLRE & ~PAGE_MASK));
@@ -148,32 +148,32 @@ static const char *bench_wait_pf_vflr(struct pci_dev *pdev)
 }
 
 /**
- * bench_reset() - make the VF a fresh destination device
+ * standin_reset() - make the VF a fresh destination device
  * @pdev: the VF
  * @how: FLR, PF forget, both or none
  * @res: pf_forget and, on failure, msg are set
  *
  * Return: 0 or -errno.
  */
-int bench_reset(struct pci_dev *pdev, enum bench_reset how,
-		struct bench_result *res)
+int standin_reset(struct pci_dev *pdev, enum standin_reset how,
+		  struct standin_result *res)
 {
 	int err;
 
 	res->pf_forget = "no";
 	res->pf_vflr = "no";
-	if (how == BENCH_RESET_FLR || how == BENCH_RESET_BOTH) {
-		err = bench_flr(pdev);
+	if (how == STANDIN_RESET_FLR || how == STANDIN_RESET_BOTH) {
+		err = standin_flr(pdev);
 		if (err) {
 			snprintf(res->msg, sizeof(res->msg),
 				 "function-level reset failed: %d", err);
 			return err;
 		}
-		res->pf_vflr = bench_wait_pf_vflr(pdev);
+		res->pf_vflr = standin_wait_pf_vflr(pdev);
 	}
-	if (how == BENCH_RESET_PF || how == BENCH_RESET_BOTH) {
+	if (how == STANDIN_RESET_PF || how == STANDIN_RESET_BOTH) {
 		err = compsc_host_pf_forget(pdev, false);
-		if (err == -EOPNOTSUPP && how == BENCH_RESET_BOTH) {
+		if (err == -EOPNOTSUPP && how == STANDIN_RESET_BOTH) {
 			res->pf_forget = "skipped";
 			return 0;
 		}
@@ -188,18 +188,18 @@ int bench_reset(struct pci_dev *pdev, enum bench_reset how,
 }
 
 /* More than any VF here has (igbvf: 3 MSI-X vectors). */
-#define BENCH_KICK_MAX_IRQS 8
+#define STANDIN_KICK_MAX_IRQS 8
 
-struct bench_kick {
+struct standin_kick {
 	struct irq_work work;
-	int irqs[BENCH_KICK_MAX_IRQS];
+	int irqs[STANDIN_KICK_MAX_IRQS];
 	int n;
 };
 
 /* Runs in hard interrupt context (self-IPI), as a device interrupt would. */
-static void bench_kick_fn(struct irq_work *work)
+static void standin_kick_fn(struct irq_work *work)
 {
-	struct bench_kick *k = container_of(work, struct bench_kick, work);
+	struct standin_kick *k = container_of(work, struct standin_kick, work);
 	int i;
 
 	for (i = 0; i < k->n; i++)
@@ -207,7 +207,7 @@ static void bench_kick_fn(struct irq_work *work)
 }
 
 /*
- * bench_kick_guest() - tell the guest driver its device is back.
+ * standin_kick_guest() - tell the guest driver its device is back.
  *
  * A freshly reset VF raises no interrupt, so without a kick the driver
  * would notice the new version only at its next timer or transmit, and
@@ -217,23 +217,23 @@ static void bench_kick_fn(struct irq_work *work)
  * same way. A spurious interrupt is harmless: each handler enters the
  * read side first and so starts the restore.
  */
-void bench_kick_guest(struct pci_dev *pdev)
+void standin_kick_guest(struct pci_dev *pdev)
 {
-	struct bench_kick k = { .n = 0 };
+	struct standin_kick k = { .n = 0 };
 	int irq;
 
 	/*
-	 * Looked up here, not in bench_kick_fn(): pci_irq_vector() takes the
+	 * Looked up here, not in standin_kick_fn(): pci_irq_vector() takes the
 	 * MSI descriptors' mutex, which interrupt context must not (the
 	 * debug kernel's atomic-sleep check reported it on every kick).
 	 */
-	while (k.n < BENCH_KICK_MAX_IRQS) {
+	while (k.n < STANDIN_KICK_MAX_IRQS) {
 		irq = pci_irq_vector(pdev, k.n);
 		if (irq < 0)
 			break;
 		k.irqs[k.n++] = irq;
 	}
-	init_irq_work(&k.work, bench_kick_fn);
+	init_irq_work(&k.work, standin_kick_fn);
 	if (irq_work_queue(&k.work))
 		irq_work_sync(&k.work);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compsc_bench module: finds the 82576 VFs of this machine (now and as
+ * compsc_standin module: finds the 82576 VFs of this machine (now and as
  * SR-IOV creates or removes them) and gives each a debugfs directory with
  * its migration controls. See README.md for the interface.
  */
@@ -11,133 +11,133 @@
 #include <compsc/dev_82576vf.h>
 #include "standin.h"
 
-static LIST_HEAD(bench_vfs);
-/* bench_vfs_lock protects bench_vfs: bus notifier adds/removes, module exit */
-static DEFINE_MUTEX(bench_vfs_lock);
+static LIST_HEAD(standin_vfs);
+/* standin_vfs_lock protects standin_vfs: bus notifier adds/removes, module exit */
+static DEFINE_MUTEX(standin_vfs_lock);
 
-static bool bench_is_82576vf(struct pci_dev *pdev)
+static bool standin_is_82576vf(struct pci_dev *pdev)
 {
 	return pdev->is_virtfn && pdev->vendor == COMPSC_82576VF_VENDOR &&
 	       pdev->device == COMPSC_82576VF_DEVICE;
 }
 
-static struct bench_vf *bench_vf_find_locked(struct pci_dev *pdev)
+static struct standin_vf *standin_vf_find_locked(struct pci_dev *pdev)
 {
-	struct bench_vf *bv;
+	struct standin_vf *sv;
 
-	lockdep_assert_held(&bench_vfs_lock);
-	list_for_each_entry(bv, &bench_vfs, node)
-		if (bv->pdev == pdev)
-			return bv;
+	lockdep_assert_held(&standin_vfs_lock);
+	list_for_each_entry(sv, &standin_vfs, node)
+		if (sv->pdev == pdev)
+			return sv;
 	return NULL;
 }
 
-static void bench_vf_add(struct pci_dev *pdev)
+static void standin_vf_add(struct pci_dev *pdev)
 {
-	struct bench_vf *bv;
+	struct standin_vf *sv;
 
-	mutex_lock(&bench_vfs_lock);
-	if (bench_vf_find_locked(pdev))
+	mutex_lock(&standin_vfs_lock);
+	if (standin_vf_find_locked(pdev))
 		goto out;
-	bv = kzalloc(sizeof(*bv), GFP_KERNEL);
-	if (!bv)
+	sv = kzalloc(sizeof(*sv), GFP_KERNEL);
+	if (!sv)
 		goto out;
-	bv->stream = kvzalloc(BENCH_STREAM_MAX, GFP_KERNEL);
-	if (!bv->stream) {
-		kfree(bv);
+	sv->stream = kvzalloc(STANDIN_STREAM_MAX, GFP_KERNEL);
+	if (!sv->stream) {
+		kfree(sv);
 		goto out;
 	}
-	mutex_init(&bv->lock);
-	bv->pdev = pci_dev_get(pdev);
-	list_add_tail(&bv->node, &bench_vfs);
-	bench_vf_debugfs_add(bv);
+	mutex_init(&sv->lock);
+	sv->pdev = pci_dev_get(pdev);
+	list_add_tail(&sv->node, &standin_vfs);
+	standin_vf_debugfs_add(sv);
 out:
-	mutex_unlock(&bench_vfs_lock);
+	mutex_unlock(&standin_vfs_lock);
 }
 
 /* Removing the directory waits for a migration running through it. */
-static void bench_vf_free(struct bench_vf *bv)
+static void standin_vf_free(struct standin_vf *sv)
 {
-	bench_vf_debugfs_del(bv);
-	pci_dev_put(bv->pdev);
-	mutex_destroy(&bv->lock);
-	kvfree(bv->stream);
-	kfree(bv);
+	standin_vf_debugfs_del(sv);
+	pci_dev_put(sv->pdev);
+	mutex_destroy(&sv->lock);
+	kvfree(sv->stream);
+	kfree(sv);
 }
 
-static void bench_vf_del(struct pci_dev *pdev)
+static void standin_vf_del(struct pci_dev *pdev)
 {
-	struct bench_vf *bv;
+	struct standin_vf *sv;
 
-	mutex_lock(&bench_vfs_lock);
-	bv = bench_vf_find_locked(pdev);
-	if (bv) {
-		list_del(&bv->node);
-		bench_vf_free(bv);
+	mutex_lock(&standin_vfs_lock);
+	sv = standin_vf_find_locked(pdev);
+	if (sv) {
+		list_del(&sv->node);
+		standin_vf_free(sv);
 	}
-	mutex_unlock(&bench_vfs_lock);
+	mutex_unlock(&standin_vfs_lock);
 }
 
-static int bench_pci_notify(struct notifier_block *nb, unsigned long action,
-			    void *data)
+static int standin_pci_notify(struct notifier_block *nb, unsigned long action,
+			      void *data)
 {
 	struct pci_dev *pdev = to_pci_dev(data);
 
-	if (!bench_is_82576vf(pdev))
+	if (!standin_is_82576vf(pdev))
 		return NOTIFY_DONE;
 	if (action == BUS_NOTIFY_ADD_DEVICE)
-		bench_vf_add(pdev);
+		standin_vf_add(pdev);
 	else if (action == BUS_NOTIFY_DEL_DEVICE)
-		bench_vf_del(pdev);
+		standin_vf_del(pdev);
 	return NOTIFY_OK;
 }
 
-static struct notifier_block bench_pci_nb = {
-	.notifier_call = bench_pci_notify,
+static struct notifier_block standin_pci_nb = {
+	.notifier_call = standin_pci_notify,
 };
 
-static void bench_vfs_free_all(void)
+static void standin_vfs_free_all(void)
 {
-	struct bench_vf *bv, *tmp;
+	struct standin_vf *sv, *tmp;
 
-	mutex_lock(&bench_vfs_lock);
-	list_for_each_entry_safe(bv, tmp, &bench_vfs, node) {
-		list_del(&bv->node);
-		bench_vf_free(bv);
+	mutex_lock(&standin_vfs_lock);
+	list_for_each_entry_safe(sv, tmp, &standin_vfs, node) {
+		list_del(&sv->node);
+		standin_vf_free(sv);
 	}
-	mutex_unlock(&bench_vfs_lock);
+	mutex_unlock(&standin_vfs_lock);
 }
 
-static int __init bench_init(void)
+static int __init standin_init(void)
 {
 	struct pci_dev *pdev = NULL;
 	int err;
 
-	err = bench_debugfs_init();
+	err = standin_debugfs_init();
 	if (err)
 		return err;
-	err = bus_register_notifier(&pci_bus_type, &bench_pci_nb);
+	err = bus_register_notifier(&pci_bus_type, &standin_pci_nb);
 	if (err)
 		goto err_debugfs;
-	/* a VF created meanwhile is found twice; bench_vf_add() skips it */
+	/* a VF created meanwhile is found twice; standin_vf_add() skips it */
 	for_each_pci_dev(pdev)
-		if (bench_is_82576vf(pdev))
-			bench_vf_add(pdev);
+		if (standin_is_82576vf(pdev))
+			standin_vf_add(pdev);
 	return 0;
 
 err_debugfs:
-	bench_debugfs_exit();
+	standin_debugfs_exit();
 	return err;
 }
 
-static void __exit bench_exit(void)
+static void __exit standin_exit(void)
 {
-	bus_unregister_notifier(&pci_bus_type, &bench_pci_nb);
-	bench_vfs_free_all();
-	bench_debugfs_exit();
+	bus_unregister_notifier(&pci_bus_type, &standin_pci_nb);
+	standin_vfs_free_all();
+	standin_debugfs_exit();
 }
 
-module_init(bench_init);
-module_exit(bench_exit);
-MODULE_DESCRIPTION("CompSC bench stand-in hypervisor (82576 VF migration)");
+module_init(standin_init);
+module_exit(standin_exit);
+MODULE_DESCRIPTION("CompSC stand-in hypervisor (82576 VF migration)");
 MODULE_LICENSE("GPL");

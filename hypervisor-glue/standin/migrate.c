@@ -30,22 +30,22 @@
 #include "standin.h"
 
 /* VLANs for pf_import=unfit: one more than a 82576 VLVF table holds. */
-#define BENCH_UNFIT_VLAN0	1000
+#define STANDIN_UNFIT_VLAN0	1000
 
 /* One side of the migration: its state and what it holds. */
-struct bench_side {
+struct standin_side {
 	u32 state;		/* COMPSC_MIG_* */
 	u32 ctx;		/* COMPSC_MIG_C_* */
 };
 
-struct bench_mig {
-	struct bench_vf *bv;
-	const struct bench_req *req;
-	struct bench_result *res;
+struct standin_mig {
+	struct standin_vf *sv;
+	const struct standin_req *req;
+	struct standin_result *res;
 	struct compsc_host_area area;
 	struct compsc_host_dev dev;
 	struct compsc_host_kenv kenv;
-	struct bench_side src, dst;
+	struct standin_side src, dst;
 	int err;		/* first failure; the source then keeps its VF */
 	u64 t_acquired;
 	struct compsc_stream_view view;
@@ -56,7 +56,7 @@ struct bench_mig {
 	u32 rx_tail, rx_count;	/* RX queue 0 at the take (bad_rx_head=1) */
 };
 
-static __printf(3, 4) int bench_fail(struct bench_mig *m, int err,
+static __printf(3, 4) int standin_fail(struct standin_mig *m, int err,
 				     const char *fmt, ...)
 {
 	va_list ap;
@@ -72,19 +72,19 @@ static __printf(3, 4) int bench_fail(struct bench_mig *m, int err,
 
 /* ---- source actions ------------------------------------------------------ */
 
-static void bench_take(struct bench_mig *m)
+static void standin_take(struct standin_mig *m)
 {
 	u64 t = ktime_get_ns();
 	int err;
 
-	err = compsc_host_take_registered(m->bv->pdev, &m->area, &m->dev,
+	err = compsc_host_take_registered(m->sv->pdev, &m->area, &m->dev,
 					  (u64)m->req->timeout_ms * NSEC_PER_MSEC);
 	m->t_acquired = ktime_get_ns();
 	m->res->wait_ns = m->t_acquired - t;
 	m->res->fence_ns = m->kenv.fence_ns;
 	if (err) {
-		bench_fail(m, compsc_errno(err), "cannot take the device: %s",
-			   compsc_strerror(err));
+		standin_fail(m, compsc_errno(err), "cannot take the device: %s",
+			     compsc_strerror(err));
 		return;
 	}
 	m->src.ctx |= COMPSC_MIG_C_HELD;
@@ -105,8 +105,8 @@ static void bench_take(struct bench_mig *m)
 		msleep(m->req->stop_late_ms);
 		err = compsc_host_queues_stop(&m->dev);
 		if (err)	/* A_ABORT gives the device back, queues restarted */
-			bench_fail(m, compsc_errno(err), "cannot take the device: %s",
-				   compsc_strerror(err));
+			standin_fail(m, compsc_errno(err), "cannot take the device: %s",
+				     compsc_strerror(err));
 	}
 }
 
@@ -115,10 +115,10 @@ static void bench_take(struct bench_mig *m)
  * PF can take (32 VLAN filters for a 31-entry VLVF): still a valid record,
  * so the destination's check must be what refuses it.
  */
-static int bench_save_pf(struct bench_mig *m)
+static int standin_save_pf(struct standin_mig *m)
 {
 	struct compsc_pf_vf_state *st = &m->pf_state;
-	int ret = compsc_host_pf_export(m->bv->pdev, st, &m->pf_ext);
+	int ret = compsc_host_pf_export(m->sv->pdev, st, &m->pf_ext);
 	u16 i;
 
 	if (ret <= 0)
@@ -130,49 +130,49 @@ static int bench_save_pf(struct bench_mig *m)
 		m->res->pf_bytes += sizeof(struct compsc_rec_hdr) +
 				    ALIGN(compsc_pf_vf_xlen(&m->pf_ext), 8);
 	}
-	if (m->req->pf_import != BENCH_PF_UNFIT)
+	if (m->req->pf_import != STANDIN_PF_UNFIT)
 		return 0;
 	for (i = 0; i < COMPSC_PF_MAX_VLANS; i++)
-		st->vlans[i] = cpu_to_le16(BENCH_UNFIT_VLAN0 + i);
+		st->vlans[i] = cpu_to_le16(STANDIN_UNFIT_VLAN0 + i);
 	st->nr_vlans = cpu_to_le16(COMPSC_PF_MAX_VLANS);
 	return 0;
 }
 
-/* STOP -> STOP_COPY with the device held: the stream, into bv->stream. */
-static void bench_save(struct bench_mig *m)
+/* STOP -> STOP_COPY with the device held: the stream, into sv->stream. */
+static void standin_save(struct standin_mig *m)
 {
-	struct bench_vf *bv = m->bv;
+	struct standin_vf *sv = m->sv;
 	struct compsc_ident id;
 	int ret;
 
-	ret = bench_save_pf(m);
+	ret = standin_save_pf(m);
 	if (ret) {
-		bench_fail(m, ret, "PF cannot export the VF's state: %d", ret);
+		standin_fail(m, ret, "PF cannot export the VF's state: %d", ret);
 		return;
 	}
 	m->save.replay = kvmalloc(compsc_host_replay_bytes(&m->area),
 				  GFP_KERNEL);
 	if (!m->save.replay) {
-		bench_fail(m, -ENOMEM, "out of memory");
+		standin_fail(m, -ENOMEM, "out of memory");
 		return;
 	}
-	compsc_host_ident(bv->pdev, &id);
-	ret = compsc_host_save(&m->area, &m->dev, &id, &m->save, bv->stream,
-			       BENCH_STREAM_MAX);
+	compsc_host_ident(sv->pdev, &id);
+	ret = compsc_host_save(&m->area, &m->dev, &id, &m->save, sv->stream,
+			       STANDIN_STREAM_MAX);
 	kvfree(m->save.replay);
 	m->save.replay = NULL;
 	if (ret < 0) {
-		bench_fail(m, compsc_errno(ret), "cannot save the device: %s",
-			   compsc_strerror(ret));
+		standin_fail(m, compsc_errno(ret), "cannot save the device: %s",
+			     compsc_strerror(ret));
 		return;
 	}
-	bv->stream_len = ret;
+	sv->stream_len = ret;
 	m->res->state_bytes = ret;
 	m->res->driver_bytes = m->save.driver_bytes;
 }
 
 /* The device stays taken for at least blackout_ms. */
-static void bench_blackout(struct bench_mig *m)
+static void standin_blackout(struct standin_mig *m)
 {
 	u64 until = m->t_acquired + (u64)m->req->blackout_ms * NSEC_PER_MSEC;
 	u64 now = ktime_get_ns();
@@ -182,15 +182,15 @@ static void bench_blackout(struct bench_mig *m)
 }
 
 /* Back to RUNNING without a bump: the source keeps its device. */
-static void bench_abort(struct bench_mig *m)
+static void standin_abort(struct standin_mig *m)
 {
-	bench_blackout(m);
+	standin_blackout(m);
 	compsc_host_giveback(&m->area, &m->dev,
 			     m->err ? -COMPSC_ESTATE : 0);
 	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
 	m->res->aborted = true;
 	m->src.ctx &= ~COMPSC_MIG_C_HELD;
-	bench_kick_guest(m->bv->pdev);
+	standin_kick_guest(m->sv->pdev);
 }
 
 /* ---- destination actions ---------------------------------------------------- */
@@ -199,23 +199,23 @@ static void bench_abort(struct bench_mig *m)
  * What the destination does with the PF sections (@apply: import them,
  * and learn whether the PF now holds the VF's whole state).
  */
-static int bench_load_pf(struct bench_mig *m, bool apply)
+static int standin_load_pf(struct standin_mig *m, bool apply)
 {
 	int err;
 
 	if (!m->view.rec[COMPSC_REC_PF_VF].data)
 		return 0;
-	if (m->req->pf_import == BENCH_PF_SKIP) {
+	if (m->req->pf_import == STANDIN_PF_SKIP) {
 		m->res->pf_import = "skipped";
 		return 0;
 	}
-	err = compsc_host_pf_apply(m->bv->pdev, &m->view, apply);
+	err = compsc_host_pf_apply(m->sv->pdev, &m->view, apply);
 	m->pf_whole = err > 0;
 	err = min(err, 0);
 	m->res->pf_import = err ? "refused" : apply ? "done" : "checked";
 	if (err)
-		bench_fail(m, err, "destination PF refused the VF's state (%s): %d",
-			   apply ? "import" : "check", err);
+		standin_fail(m, err, "destination PF refused the VF's state (%s): %d",
+			     apply ? "import" : "check", err);
 	return err;
 }
 
@@ -224,25 +224,25 @@ static int bench_load_pf(struct bench_mig *m, bool apply)
  * strictly and matched against the area, and the destination PF asked
  * whether the PF section fits, all before the source's VF is reset.
  */
-static void bench_load_end(struct bench_mig *m)
+static void standin_load_end(struct standin_mig *m)
 {
 	struct compsc_ident id;
 	int err;
 
-	compsc_host_ident(m->bv->pdev, &id);
-	err = compsc_host_load(&m->area, m->bv->stream, m->bv->stream_len, &id,
+	compsc_host_ident(m->sv->pdev, &id);
+	err = compsc_host_load(&m->area, m->sv->stream, m->sv->stream_len, &id,
 			       &m->view);
 	if (err == -COMPSC_EMISMATCH) {
-		bench_fail(m, -EINVAL, "stream does not match the area's lists");
+		standin_fail(m, -EINVAL, "stream does not match the area's lists");
 		return;
 	}
 	if (err) {
-		bench_fail(m, compsc_errno(err),
-			   "destination refused the stream at byte %u: %s",
+		standin_fail(m, compsc_errno(err),
+			     "destination refused the stream at byte %u: %s",
 			   m->view.err_offset, compsc_strerror(err));
 		return;
 	}
-	if (!bench_load_pf(m, false))
+	if (!standin_load_pf(m, false))
 		m->dst.ctx |= COMPSC_MIG_C_LOADED;
 }
 
@@ -251,7 +251,7 @@ static void bench_load_end(struct bench_mig *m)
  * past the tail the driver had given the device, where no device gets. The
  * guest must refuse to shift its ring onto descriptors it never posted.
  */
-static void bench_spoil_rx_head(struct bench_mig *m)
+static void standin_spoil_rx_head(struct standin_mig *m)
 {
 	__le64 *saved = compsc_host_sec(m->area.va, m->area.hdr.saved_off);
 	u32 i;
@@ -274,32 +274,32 @@ static void bench_spoil_rx_head(struct bench_mig *m)
  * replay log needs no copy: in the bench the guest's memory, log
  * included, is already where it belongs.
  */
-static void bench_give(struct bench_mig *m)
+static void standin_give(struct standin_mig *m)
 {
 	struct compsc_area_ctl *ctl = compsc_host_ctl(&m->area);
 	int err;
 
-	if (bench_load_pf(m, true))
+	if (standin_load_pf(m, true))
 		return;
 	compsc_host_give(&m->area, &m->view, true, m->req->copied);
 	if (m->req->bad_rx_head)
-		bench_spoil_rx_head(m);
+		standin_spoil_rx_head(m);
 	m->res->mem_copied = m->req->copied;
-	m->res->host_config = compsc_host_vf_handover(m->bv->pdev,
+	m->res->host_config = compsc_host_vf_handover(m->sv->pdev,
 						      m->pf_whole,
 						      m->area.gpa,
 						      m->area.size, ctl);
-	bench_blackout(m);
+	standin_blackout(m);
 	/*
 	 * The guest runs through the blackout: one held past its bound took
 	 * its device back, and this hand-over would restore it from a state
 	 * it has moved on from. Failed instead: the VF was reset under it, so
-	 * the walk releases it as lost (bench_give_lost()).
+	 * the walk releases it as lost (standin_give_lost()).
 	 */
 	err = compsc_host_held(&m->area);
 	if (err) {
-		bench_fail(m, compsc_errno(err),
-			   "the guest took its device back during the blackout: not handed over");
+		standin_fail(m, compsc_errno(err),
+			     "the guest took its device back during the blackout: not handed over");
 		return;
 	}
 	compsc_writer_release(ctl);
@@ -307,7 +307,7 @@ static void bench_give(struct bench_mig *m)
 	/* the source's hold ended with the destination's release */
 	m->src.ctx &= ~COMPSC_MIG_C_HELD;
 	m->dst.ctx &= ~COMPSC_MIG_C_LOADED;
-	bench_kick_guest(m->bv->pdev);
+	standin_kick_guest(m->sv->pdev);
 }
 
 /*
@@ -315,42 +315,42 @@ static void bench_give(struct bench_mig *m)
  * failed: released with a bump and no state, the guest resets and
  * replays. The source's hold ends here; its walk back gives nothing back.
  */
-static void bench_give_lost(struct bench_mig *m)
+static void standin_give_lost(struct standin_mig *m)
 {
 	compsc_host_give_lost(&m->area, -COMPSC_ENOSTATE);
 	m->res->hold_ns = ktime_get_ns() - m->t_acquired;
 	m->src.ctx &= ~COMPSC_MIG_C_HELD;
 	m->dst.ctx &= ~COMPSC_MIG_C_LOADED;
-	bench_kick_guest(m->bv->pdev);
+	standin_kick_guest(m->sv->pdev);
 }
 
 /* ---- the arcs ------------------------------------------------------------------ */
 
 /* Carry out @actions (COMPSC_MIG_A_*) in their documented order. */
-static void bench_do(struct bench_mig *m, u32 actions)
+static void standin_do(struct standin_mig *m, u32 actions)
 {
 	if (actions & COMPSC_MIG_A_TAKE)
-		bench_take(m);
+		standin_take(m);
 	if (actions & COMPSC_MIG_A_SAVE)
-		bench_save(m);
+		standin_save(m);
 	/* SAVE_FAIL: nothing held; the take already said why */
 	if (actions & COMPSC_MIG_A_ABORT)
-		bench_abort(m);
+		standin_abort(m);
 	if (actions & COMPSC_MIG_A_LOAD_END)
-		bench_load_end(m);
+		standin_load_end(m);
 	if (actions & COMPSC_MIG_A_GIVE)
-		bench_give(m);
+		standin_give(m);
 }
 
 /* One arc of side @s; a failed load or give leaves it in ERROR. */
-static void bench_arc(struct bench_mig *m, struct bench_side *s, u32 to)
+static void standin_arc(struct standin_mig *m, struct standin_side *s, u32 to)
 {
 	int err_before = m->err;
 	u32 actions = 0;
 
 	if (WARN_ON(compsc_mig_arc(s->state, to, s->ctx, &actions)))
 		return;
-	bench_do(m, actions);
+	standin_do(m, actions);
 	if (m->err && !err_before &&
 	    (actions & (COMPSC_MIG_A_LOAD_END | COMPSC_MIG_A_GIVE)))
 		to = COMPSC_MIG_ERROR;
@@ -358,75 +358,75 @@ static void bench_arc(struct bench_mig *m, struct bench_side *s, u32 to)
 }
 
 /* Walk side @s through @path (a list of states ending in -1). */
-static void bench_walk(struct bench_mig *m, struct bench_side *s,
-		       const int *path)
+static void standin_walk(struct standin_mig *m, struct standin_side *s,
+			 const int *path)
 {
 	for (; *path >= 0 && s->state != COMPSC_MIG_ERROR; path++)
 		if (s->state != (u32)*path)
-			bench_arc(m, s, *path);
+			standin_arc(m, s, *path);
 }
 
-static const int bench_src_save[] = {
+static const int standin_src_save[] = {
 	COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_STOP, COMPSC_MIG_STOP_COPY, -1
 };
-static const int bench_src_done[] = { COMPSC_MIG_STOP, -1 };
-static const int bench_src_resume[] = {
+static const int standin_src_done[] = { COMPSC_MIG_STOP, -1 };
+static const int standin_src_resume[] = {
 	COMPSC_MIG_STOP, COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING, -1
 };
-static const int bench_dst_load[] = {
+static const int standin_dst_load[] = {
 	COMPSC_MIG_RESUMING, COMPSC_MIG_STOP, -1
 };
-static const int bench_dst_run[] = {
+static const int standin_dst_run[] = {
 	COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING, -1
 };
 
 /* The source's VF becomes the destination's fresh device. */
-static void bench_reset_vf(struct bench_mig *m)
+static void standin_reset_vf(struct standin_mig *m)
 {
 	u64 t = ktime_get_ns();
 	int err;
 
 	m->dev.stopped = false;	/* nothing left to restart after this */
-	err = bench_reset(m->bv->pdev, m->req->reset, m->res);
+	err = standin_reset(m->sv->pdev, m->req->reset, m->res);
 	m->res->reset_ns = ktime_get_ns() - t;
 	if (err && !m->err)
 		m->err = err;
 }
 
-static void bench_arcs(struct bench_mig *m)
+static void standin_arcs(struct standin_mig *m)
 {
 	m->src.state = COMPSC_MIG_RUNNING;
 	m->src.ctx = COMPSC_MIG_C_AREA;
 	m->dst.state = COMPSC_MIG_STOP;
 	m->dst.ctx = COMPSC_MIG_C_AREA;
-	bench_walk(m, &m->src, bench_src_save);
+	standin_walk(m, &m->src, standin_src_save);
 	if (!m->err && !m->req->abort)
-		bench_walk(m, &m->dst, bench_dst_load);
+		standin_walk(m, &m->dst, standin_dst_load);
 	if (!m->err && !m->req->abort) {
-		bench_walk(m, &m->src, bench_src_done);
-		bench_reset_vf(m);
+		standin_walk(m, &m->src, standin_src_done);
+		standin_reset_vf(m);
 		if (!m->err)
-			bench_walk(m, &m->dst, bench_dst_run);
+			standin_walk(m, &m->dst, standin_dst_run);
 		if (m->err)	/* reset: nothing of the guest's state is left */
-			bench_give_lost(m);
+			standin_give_lost(m);
 	}
 	if (m->err || m->req->abort)	/* the source keeps its device */
-		bench_walk(m, &m->src, bench_src_resume);
+		standin_walk(m, &m->src, standin_src_resume);
 }
 
 /* ---- the whole migration --------------------------------------------------------- */
 
-static int bench_run(struct bench_mig *m)
+static int standin_run(struct standin_mig *m)
 {
-	struct pci_dev *pdev = m->bv->pdev;
+	struct pci_dev *pdev = m->sv->pdev;
 	int err;
 
-	if (m->req->reset == BENCH_RESET_PF && compsc_host_pf_forget(pdev, true)) {
+	if (m->req->reset == STANDIN_RESET_PF && compsc_host_pf_forget(pdev, true)) {
 		snprintf(m->res->msg, sizeof(m->res->msg),
 			 "PF driver cannot reset the VF's state");
 		return -EOPNOTSUPP;
 	}
-	err = bench_area_map(pdev, &m->area, m->res);
+	err = standin_area_map(pdev, &m->area, m->res);
 	if (err)
 		return err;
 	m->res->nr_regs = m->area.lists.nr_regs;
@@ -440,51 +440,51 @@ static int bench_run(struct bench_mig *m)
 		err = -ENOMEM;
 		goto out;
 	}
-	bench_arcs(m);
+	standin_arcs(m);
 	err = m->err;
 	m->res->version = le64_to_cpu(READ_ONCE(compsc_host_ctl(&m->area)->version));
 	pci_iounmap(pdev, m->dev.bar);
 out:
-	bench_area_unmap(&m->area);
+	standin_area_unmap(&m->area);
 	return err;
 }
 
 /**
- * bench_migrate() - run one migration of @bv as described by @req
- * @bv: the VF
+ * standin_migrate() - run one migration of @sv as described by @req
+ * @sv: the VF
  * @req: blackout, reset kind, abort, reader timeout
  *
  * The device lock keeps the VF's driver bound (and its area allocated) for
- * the whole migration. The result lands in @bv->result, the stream in
- * @bv->stream; the caller holds @bv->lock.
+ * the whole migration. The result lands in @sv->result, the stream in
+ * @sv->stream; the caller holds @sv->lock.
  *
  * Return: 0 (migrated, or aborted on request) or -errno.
  */
-int bench_migrate(struct bench_vf *bv, const struct bench_req *req)
+int standin_migrate(struct standin_vf *sv, const struct standin_req *req)
 {
-	struct bench_mig *m;
+	struct standin_mig *m;
 	int err;
 
-	lockdep_assert_held(&bv->lock);
-	memset(&bv->result, 0, sizeof(bv->result));
-	bv->result.pf_forget = "no";
-	bv->result.pf_vflr = "no";
-	bv->result.pf_import = "no";
-	bv->result.bad_rx_head = -1;
-	bv->stream_len = 0;
+	lockdep_assert_held(&sv->lock);
+	memset(&sv->result, 0, sizeof(sv->result));
+	sv->result.pf_forget = "no";
+	sv->result.pf_vflr = "no";
+	sv->result.pf_import = "no";
+	sv->result.bad_rx_head = -1;
+	sv->stream_len = 0;
 	m = kvzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m) {
-		bv->result.err = -ENOMEM;
+		sv->result.err = -ENOMEM;
 		return -ENOMEM;
 	}
-	m->bv = bv;
+	m->sv = sv;
 	m->req = req;
-	m->res = &bv->result;
-	device_lock(&bv->pdev->dev);
-	err = bench_run(m);
-	device_unlock(&bv->pdev->dev);
+	m->res = &sv->result;
+	device_lock(&sv->pdev->dev);
+	err = standin_run(m);
+	device_unlock(&sv->pdev->dev);
 	kvfree(m);
-	bv->result.err = err;
-	bv->nr_migrations++;
+	sv->result.err = err;
+	sv->nr_migrations++;
 	return err;
 }

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compsc_bench: the stand-in hypervisor of the CompSC test bench. It runs in
+ * compsc_standin: the stand-in hypervisor of the CompSC test bench. It runs in
  * the same kernel as the guest VF driver and migrates a VF "in place": it
  * takes the device through the driver's shared area exactly as a host would,
  * saves the listed registers into a real migration stream, turns the VF into
  * a fresh destination device (FLR, PF-side reset) and hands it back with the
  * saved state, as a destination host would after the guest's memory moved.
  */
-#ifndef COMPSC_BENCH_H
-#define COMPSC_BENCH_H
+#ifndef COMPSC_STANDIN_H
+#define COMPSC_STANDIN_H
 
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -20,29 +20,29 @@ struct pci_dev;
 struct dentry;
 
 /* Biggest stream a migration can produce (compsc/host.h) */
-#define BENCH_STREAM_MAX	COMPSC_HOST_STREAM_MAX
-#define BENCH_ERR_LEN		160
+#define STANDIN_STREAM_MAX	COMPSC_HOST_STREAM_MAX
+#define STANDIN_ERR_LEN		160
 
-enum bench_reset {
-	BENCH_RESET_NONE,
-	BENCH_RESET_FLR,	/* function-level reset of the VF */
-	BENCH_RESET_PF,		/* the PF forgets the VF (PF ops vf_forget) */
-	BENCH_RESET_BOTH,
+enum standin_reset {
+	STANDIN_RESET_NONE,
+	STANDIN_RESET_FLR,	/* function-level reset of the VF */
+	STANDIN_RESET_PF,	/* the PF forgets the VF (PF ops vf_forget) */
+	STANDIN_RESET_BOTH,
 };
 
 /* What the destination does with the stream's PF section. */
-enum bench_pf_import {
-	BENCH_PF_NORMAL,	/* check before the reset, import after it */
-	BENCH_PF_SKIP,		/* ignore it: the VF keeps what the PF has */
-	BENCH_PF_UNFIT,		/* carry a state the destination must refuse */
+enum standin_pf_import {
+	STANDIN_PF_NORMAL,	/* check before the reset, import after it */
+	STANDIN_PF_SKIP,	/* ignore it: the VF keeps what the PF has */
+	STANDIN_PF_UNFIT,	/* carry a state the destination must refuse */
 };
 
 /* One migration request, parsed from a write to <bdf>/migrate. */
-struct bench_req {
+struct standin_req {
 	u32 blackout_ms;	/* least time the device stays taken */
 	u32 timeout_ms;		/* bound on the wait for readers to drain */
-	enum bench_reset reset;
-	enum bench_pf_import pf_import;
+	enum standin_reset reset;
+	enum standin_pf_import pf_import;
 	bool abort;		/* take and save, then give the device back */
 	bool copied;		/* hand over as if guest memory had moved */
 	u32 stop_late_ms;	/* queues kept running this long after the take */
@@ -50,10 +50,10 @@ struct bench_req {
 };
 
 /* What the last migration did; shown by <bdf>/result. */
-struct bench_result {
+struct standin_result {
 	int err;		/* 0 or -errno */
 	bool aborted;		/* released without a version bump */
-	char msg[BENCH_ERR_LEN];	/* empty, or why it failed */
+	char msg[STANDIN_ERR_LEN];	/* empty, or why it failed */
 	u32 state_bytes;	/* migration stream length */
 	u32 nr_regs;
 	u32 nr_counters;
@@ -73,35 +73,35 @@ struct bench_result {
 };
 
 /* One VF the stand-in can migrate. */
-struct bench_vf {
-	struct list_head node;	/* in bench_vfs, under bench_vfs_lock */
+struct standin_vf {
+	struct list_head node;	/* in standin_vfs, under standin_vfs_lock */
 	struct pci_dev *pdev;	/* reference held while listed */
 	struct dentry *dir;
 	/* lock serialises migrations and protects result and stream */
 	struct mutex lock;
-	struct bench_result result;
-	u8 *stream;		/* last migration stream, BENCH_STREAM_MAX */
+	struct standin_result result;
+	u8 *stream;		/* last migration stream, STANDIN_STREAM_MAX */
 	u32 stream_len;
 	u32 nr_migrations;
 };
 
 /* debugfs.c */
-int bench_debugfs_init(void);
-void bench_debugfs_exit(void);
-void bench_vf_debugfs_add(struct bench_vf *bv);
-void bench_vf_debugfs_del(struct bench_vf *bv);
+int standin_debugfs_init(void);
+void standin_debugfs_exit(void);
+void standin_vf_debugfs_add(struct standin_vf *sv);
+void standin_vf_debugfs_del(struct standin_vf *sv);
 
 /* migrate.c */
-int bench_migrate(struct bench_vf *bv, const struct bench_req *req);
+int standin_migrate(struct standin_vf *sv, const struct standin_req *req);
 
 /* dev.c */
-void *bench_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
-		       size_t len);
-int bench_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
-		   struct bench_result *res);
-void bench_area_unmap(struct compsc_host_area *a);
-int bench_reset(struct pci_dev *pdev, enum bench_reset how,
-		struct bench_result *res);
-void bench_kick_guest(struct pci_dev *pdev);
+void *standin_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
+			 size_t len);
+int standin_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
+		     struct standin_result *res);
+void standin_area_unmap(struct compsc_host_area *a);
+int standin_reset(struct pci_dev *pdev, enum standin_reset how,
+		  struct standin_result *res);
+void standin_kick_guest(struct pci_dev *pdev);
 
-#endif /* COMPSC_BENCH_H */
+#endif /* COMPSC_STANDIN_H */

@@ -86,7 +86,7 @@ void cvf_log_put(void)
 }
 
 /*
- * The VF's last migration here, in the bench stand-in's result format,
+ * The VF's last migration here, in the stand-in's result format,
  * and why it went back to the guest unfinished when it did.
  */
 static int cvf_result_show(struct seq_file *s, void *unused)

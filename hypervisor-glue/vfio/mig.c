@@ -2,7 +2,7 @@
 /*
  * The VFIO migration state machine. The VFIO core splits every request
  * into single arcs; libcompsc's compsc_mig_arc() says what each arc means
- * (the same rules the bench stand-in follows) and this file carries the
+ * (the same rules the stand-in follows) and this file carries the
  * actions out, one block per action.
  *
  * A take that fails (readers did not drain, hostile area, the guest never

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel half of the host side (see compsc/host.h), shared by the VFIO
- * variant driver and the bench stand-in: the writer's environment, the
+ * variant driver and the stand-in: the writer's environment, the
  * VF's identity and BAR, the VF's PF reached through the CompSC ops it
  * registered (each call takes and drops the PF module's reference and
  * the PF device's), and

@@ -66,6 +66,6 @@ def test_clean_run_is_clean(bench, peer):
                 time.sleep(1)
         st = ethtool_stats(vm, vf.ifname)
         assert st["compsc_restores"] == 4 and st["compsc_resets"] == 0, st
-        vm.run("rmmod compsc_bench")
+        vm.run("rmmod compsc_standin")
         time.sleep(6)
     # leaving the block scanned with kmemleak and checked the console

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
 /*
- * Userspace stand-ins for the sync environment, shared by test_sync_*.c:
+ * Userspace replacements for the sync environment, shared by test_sync_*.c:
  * a real clock, sched_yield() to wait, and a process-wide barrier for
  * env->fence_readers(): membarrier(PRIVATE_EXPEDITED) when the kernel has it,
  * otherwise an mprotect() of a dirty page, whose TLB shootdown interrupts

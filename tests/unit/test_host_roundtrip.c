@@ -76,7 +76,7 @@ int main(void)
 	check_replay(&view);
 	compsc_host_give(&dst.a, &view, false, true);
 	check_given();
-	/* a hand-over in place (the bench) clears what travelled */
+	/* a hand-over in place (the stand-in) clears what travelled */
 	compsc_host_give(&dst.a, &view, false, false);
 	CHECK(!(compsc_area_ctl(dst.area)->flags & COMPSC_F_MEM_COPIED));
 	compsc_writer_release(compsc_area_ctl(dst.area));

@@ -23,7 +23,7 @@ int main(void)
 	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING, C_PRE | C_AREA),
 		 0);
 
-	/* a host without PRE_COPY (the bench stand-in) still takes there */
+	/* a host without PRE_COPY (the stand-in) still takes there */
 	CHECK_EQ(act(COMPSC_MIG_RUNNING, COMPSC_MIG_RUNNING_P2P, C_AREA),
 		 COMPSC_MIG_A_TAKE);
 

@@ -103,7 +103,7 @@ def test_compsc_devices_compsc(vm, compsc_vfs):
     assert after["restores"] == before["restores"] + 1, (before, after)
     assert after["restores"] == ethtool_stats(vm, vf.ifname)["compsc_restores"]
     last = after["last_migration"]
-    assert last["source"] == "compsc_bench" and last["status"] == "ok", after
+    assert last["source"] == "compsc_standin" and last["status"] == "ok", after
     assert last["migrations"] == res["migrations"] and last["errno"] == 0, (last, res)
     text = vm.run("compsc devices").out
     assert re.search(rf"^PF {pf['bdf']}  {pf['id']}  driver igb$", text, re.M), text

@@ -8,7 +8,7 @@ PINGS = 10
 
 def test_dpdk_stock_pf(vm, peer, measure):
     require_testpmd(vm)
-    vm.run("rmmod compsc_bench 2>/dev/null; true")
+    vm.run("rmmod compsc_standin 2>/dev/null; true")
     vf = vm.restore_stock(2)[0]
     tp = None
     try:

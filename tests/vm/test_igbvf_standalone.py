@@ -6,7 +6,7 @@ from compsc_harness.mig import _mod, ethtool_stats
 def test_igbvf_standalone(vm, peer):
     vm.teardown_vfs()
     try:
-        vm.run("rmmod compsc_bench compsc_selftest 2>/dev/null; rmmod compsc 2>/dev/null; true")
+        vm.run("rmmod compsc_standin compsc_selftest 2>/dev/null; rmmod compsc 2>/dev/null; true")
         assert not vm.module_loaded("compsc"), "compsc.ko still loaded: nothing tested"
         ko = _mod("drivers", "igbvf", "igbvf.ko")
         assert vm.run(f"modinfo -F depends {ko}").out.strip() == ""

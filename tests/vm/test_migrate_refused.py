@@ -8,8 +8,8 @@ def test_migrate_refused_stock_igbvf(vm, peer):
     try:
         vfs = vm.setup_vfs(2, igb=_mod("drivers", "igb", "igb.ko"))  # patched PF, stock VF
         vm.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug")
-        if not vm.module_loaded("compsc_bench"):
-            vm.run(f"compsc-insmod {_mod('kmod', 'compsc_bench.ko')}")
+        if not vm.module_loaded("compsc_standin"):
+            vm.run(f"compsc-insmod {_mod('kmod', 'compsc_standin.ko')}")
         vf = vfs[0]
         r = vm.run(f"{ECHO} blackout_ms=10 > {DBG}/{vf.bdf}/migrate", check=False)
         assert r.rc != 0, "migration of a VF without an area succeeded"
@@ -20,5 +20,5 @@ def test_migrate_refused_stock_igbvf(vm, peer):
         assert res["errno"] == -2, res  # -ENOENT, as the write said
         assert peer.ping(vf.ip, count=3).received == 3
     finally:
-        vm.run("rmmod compsc_bench 2>/dev/null; true")
+        vm.run("rmmod compsc_standin 2>/dev/null; true")
         vm.restore_stock(2)

@@ -43,7 +43,7 @@ struct dev_vf {
 	long long restores;		/* ethtool -S compsc_restores */
 	long long migrations;		/* the host side's count */
 	char mig_status[16];		/* "" when no source reports one */
-	const char *mig_source;		/* "compsc_bench" or "compsc_vfio" */
+	const char *mig_source;		/* "compsc_standin" or "compsc_vfio" */
 	int mig_errno;
 	char mig_reason[128];		/* why it was aborted; "" when not said */
 };

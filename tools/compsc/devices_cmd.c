@@ -17,7 +17,7 @@ static const char devices_usage[] =
 "TotalVFs/NumVFs, VF device ID, VF offset/stride; per VF whether its\n"
 "CompSC area is registered (debugfs compsc/areas), the driver's mode and\n"
 "restores so far (ethtool -S compsc_mode, compsc_restores) and the last\n"
-"migration the bench stand-in ran (debugfs compsc_bench/<BDF>/result).\n"
+"migration the stand-in hypervisor ran (debugfs compsc_standin/<BDF>/result).\n"
 "\"-\" (null in JSON): nothing publishes that value here.\n"
 "\n"
 "  --json   one JSON document (keys: tools/README.md)\n"

@@ -8,7 +8,7 @@
  *   mode, restores    the VF's interface, ethtool -S: a CompSC driver with
  *                     a registered area reports compsc_mode and
  *                     compsc_restores; any other driver has no compsc_*
- *   last migration    debugfs compsc_bench/<VF>/result (the bench stand-in)
+ *   last migration    debugfs compsc_standin/<VF>/result (the stand-in)
  *                     or compsc_vfio/<VF>/result (the variant driver, where
  *                     it offers DMA logging), one format
  */
@@ -167,11 +167,11 @@ out:
 
 /*
  * The VF's last migration as the host side that ran it recorded it: the
- * bench stand-in or compsc_vfio (a VF is bound to at most one of them).
+ * stand-in or compsc_vfio (a VF is bound to at most one of them).
  */
 static void dev_mig_result(struct dev_vf *vf)
 {
-	static const char *const owners[] = { "compsc_bench", "compsc_vfio" };
+	static const char *const owners[] = { "compsc_standin", "compsc_vfio" };
 	char path[128], line[160], val[sizeof(vf->mig_status)];
 	FILE *f = NULL;
 	long long n;

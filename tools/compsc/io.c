@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
 /*
  * File input and error reporting. Files are read by streaming, never by
- * trusting stat(): debugfs files (the bench's last_stream and area) report
+ * trusting stat(): debugfs files (the stand-in's last_stream and area) report
  * size 0.
  */
 #include "cli.h"

@@ -2,7 +2,7 @@
 
 The CompSC stack in the guest is compsc.ko (libcompsc), the patched igb PF
 (drivers/igb), the patched igbvf (drivers/igbvf) and the stand-in hypervisor
-compsc_bench.ko (hypervisor-glue/bench), driven through its debugfs files.
+compsc_standin.ko (hypervisor-glue/standin), driven through its debugfs files.
 
     vfs = load_compsc(vm)                 # patched stack, 2 VFs, stand-in
     res = migrate(vm, vfs[0], blackout_ms=50)
@@ -26,7 +26,7 @@ except ImportError:
 
 from .vm import VF, VM, Bench, BenchError, PingTrace, build_id
 
-DBG = "/sys/kernel/debug/compsc_bench"
+DBG = "/sys/kernel/debug/compsc_standin"
 # What writes the stand-in's control files. Not the shell's echo: the
 # guest's /bin/sh is dash, whose builtin reports every failed write as
 # "echo: I/O error"; busybox's echo names the errno the write returned
@@ -53,8 +53,8 @@ def load_compsc(vm: VM, numvfs: int = 2) -> list[VF]:
     vfs = vm.setup_vfs(numvfs, igb=_mod("drivers", "igb", "igb.ko"),
                        igbvf=_mod("drivers", "igbvf", "igbvf.ko"))
     vm.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug")
-    if not vm.module_loaded("compsc_bench"):
-        vm.run(f"compsc-insmod {_mod('kmod', 'compsc_bench.ko')}")
+    if not vm.module_loaded("compsc_standin"):
+        vm.run(f"compsc-insmod {_mod('kmod', 'compsc_standin.ko')}")
     # Quiet wire: no IPv6 chatter, so counters see only what tests send.
     vm.run("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
            "net.ipv6.conf.default.disable_ipv6=1")
@@ -63,7 +63,7 @@ def load_compsc(vm: VM, numvfs: int = 2) -> list[VF]:
 
 def compsc_loaded(vm: VM) -> bool:
     """The loaded igb and igbvf are our CompSC builds and the stand-in is in."""
-    if not (vm.module_loaded("compsc_bench") and vm.module_loaded("igb")
+    if not (vm.module_loaded("compsc_standin") and vm.module_loaded("igb")
             and vm.module_loaded("igbvf")):
         return False
     return all(vm.module_build_id(m) == build_id(vm.bench.host_module("drivers", m, f"{m}.ko"))
@@ -72,7 +72,7 @@ def compsc_loaded(vm: VM) -> bool:
 
 def unload_compsc(vm: VM) -> None:
     """Back to the stock stack for the tests that expect it."""
-    vm.run("rmmod compsc_bench 2>/dev/null; true")
+    vm.run("rmmod compsc_standin 2>/dev/null; true")
     vm.restore_stock(2)
 
 

@@ -91,7 +91,7 @@ compsc_static_assert(sizeof(struct compsc_area_hdr) == 64, "area hdr");
  * travelled as a stale copy (the device's writes are not in the CPU's
  * dirty log), so the restore drops every receive descriptor the old
  * device completed and the guest had not cleaned. Clear: memory did not
- * move (a cancelled migration, the bench), nothing is dropped.
+ * move (a cancelled migration, the stand-in's in place), nothing is dropped.
  */
 #define COMPSC_F_MEM_COPIED	(1u << 3)
 #define COMPSC_F_KNOWN		(COMPSC_F_DIRTY_LOG | COMPSC_F_HOST_COUNTERS | \

@@ -3,7 +3,7 @@
  * compsc/dev_82576vf.h - what the host needs to know about an Intel 82576
  * virtual function, in one place: PCI identity, BAR0 size, the registers a
  * guest may ask the host to save, and what the host writes to stop the
- * VF's queues before it reads their heads. Shared by the bench stand-in and
+ * VF's queues before it reads their heads. Shared by the stand-in and
  * the VFIO variant driver; portable (kernel and userspace), no libc.
  *
  * Offsets are the VF's own BAR0 view (the layout igbvf uses); the device

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
 /*
  * compsc/host.h - the host side of a migration, shared by every host glue
- * (the VFIO variant driver, the bench stand-in) and by the unit tests and
+ * (the VFIO variant driver, the stand-in) and by the unit tests and
  * fuzz targets, which build it in userspace against a BAR in memory.
  *
  * One migration, whatever moves the stream:

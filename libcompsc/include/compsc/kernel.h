@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compsc/kernel.h - the one small in-kernel interface between the PF driver
- * and whichever host glue owns a VF (the bench stand-in, the VFIO variant
+ * and whichever host glue owns a VF (the stand-in, the VFIO variant
  * driver). Kernel only; lives in compsc.ko.
  *
  * The PF driver registers itself, publishes the area each VF's guest driver

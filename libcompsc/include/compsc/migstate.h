@@ -2,7 +2,7 @@
 /*
  * compsc/migstate.h - the migration state machine of a CompSC host, as one
  * pure function: which single-step arcs are legal and what each one does at
- * the protocol level. The VFIO variant driver and the bench stand-in both
+ * the protocol level. The VFIO variant driver and the stand-in both
  * ask it; neither keeps its own copy of the rules.
  *
  * States use the VFIO migration uAPI v2 numbering so that a VFIO driver can
@@ -90,7 +90,7 @@
  * the rings as they were. Should the paused VM's state be asked for
  * (STOP_COPY: a migration or snapshot of a paused VM), the device is
  * taken then (A_TAKE); A_SAVE with nothing held after that take fails the
- * data as A_SAVE_FAIL does. A host without PRE_COPY (the bench stand-in)
+ * data as A_SAVE_FAIL does. A host without PRE_COPY (the stand-in)
  * takes at RUNNING -> RUNNING_P2P.
  */
 int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions);

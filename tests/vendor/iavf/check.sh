@@ -19,7 +19,7 @@ done
 [ -n "$VC" ] || vendor_die "no include/linux/avf/virtchnl.h in $KSRC or $KDIR"
 mkdir -p "$OUT/vc/linux/avf" "$OUT/unit"
 ln -sf "$(realpath "$VC")" "$OUT/vc/linux/avf/virtchnl.h"
-# the encoder alone, with shim/iavf.h instead of the driver's: the stand-in
+# the encoder alone, with shim/iavf.h instead of the driver's: the shim
 # must declare what the patched iavf.h declares
 cp "$DRIVER_DIR/iavf_cs_log.c" "$OUT/unit/"
 grep '^int iavf_cs_' "$HERE/shim/iavf.h" | while IFS= read -r proto; do

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Stand-in for the patched iavf.h: what iavf_cs_log.c uses of it, the
+ * Shim for the patched iavf.h: what iavf_cs_log.c uses of it, the
  * real virtchnl.h and libcompsc. check.sh checks that the patched iavf.h
  * declares the same two prototypes.
  */

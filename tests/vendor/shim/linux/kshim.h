@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Userspace stand-ins for the few kernel definitions that the drivers'
+ * Userspace replacements for the few kernel definitions that the drivers'
  * mailbox headers and compsc/vf.h use, so unit tests can include the real
  * headers of the patched drivers. Every stub under linux/ includes this
  * one; the fixed-width types come from libcompsc's compsc/os.h.
