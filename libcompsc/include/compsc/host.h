@@ -30,15 +30,15 @@
  * (compsc_host_area_check()); nothing else read from it is trusted.
  *
  * Device register knowledge comes from a struct compsc_devmodel, one per
- * VF model (dev_82576vf.c); nothing here names a register.
+ * VF model (dev_82576vf.c, dev_82599vf.c); nothing here names a register.
  */
 #ifndef COMPSC_HOST_H
 #define COMPSC_HOST_H
 
 #include "compsc.h"
 
-/* Most queue-control registers a device model may list */
-#define COMPSC_HOST_MAX_QCTL	8
+/* Most queue-control registers a device model may list (82599 VF: 8 + 8) */
+#define COMPSC_HOST_MAX_QCTL	16
 /* Most host-emulated statistics registers a device model may list */
 #define COMPSC_HOST_MAX_STATS	16
 
