@@ -2,7 +2,7 @@
 # (mk/lib.mk) and the kernel build (Kbuild). Names without extension.
 COMPSC_SRCS := error area mbx sync replay replay_pack counter ring crc32c \
 	       stream validate \
-	       dev_82576vf dev_82599vf migstate host precopy \
+	       dev_82576vf dev_82599vf devmodel migstate host precopy \
 	       selftest selftest_core selftest_stream
 
 # The guest VF driver helper (compsc/vf.h) and the core it uses, linked

@@ -74,6 +74,10 @@ static const u32 compsc_82576vf_rings[] = {
 	COMPSC_82576VF_RDBAL(1), COMPSC_82576VF_TDBAL(1),
 };
 
+static const u32 compsc_82576vf_pf_vflre[COMPSC_82576_PF_NR_VFLRE] = {
+	COMPSC_82576_PF_VFLRE,
+};
+
 const struct compsc_devmodel compsc_82576vf_model = {
 	.name = "82576 VF",
 	.vendor = COMPSC_82576VF_VENDOR,
@@ -95,6 +99,12 @@ const struct compsc_devmodel compsc_82576vf_model = {
 	.ring_len_mask = COMPSC_82576VF_RING_LEN_MASK,
 	.stats = compsc_82576vf_stats,
 	.nr_stats = COMPSC_82576VF_NR_STATS,
+	.rx0_base = COMPSC_82576VF_RDBAL(0),
+	.rx0_head = COMPSC_82576VF_RDH(0),
+	.rx0_tail = COMPSC_82576VF_RDT(0),
+	.pf_vflre = compsc_82576vf_pf_vflre,
+	.nr_pf_vflre = COMPSC_82576_PF_NR_VFLRE,
+	.pf_vlans = COMPSC_82576_PF_VLVF_SIZE - 1,
 };
 
 COMPSC_EXPORT(compsc_82576vf_model);

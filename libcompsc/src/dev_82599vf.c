@@ -86,6 +86,11 @@ static const u32 compsc_82599vf_rings[] = {
 	COMPSC_82599VF_RDBAL(7), COMPSC_82599VF_TDBAL(7),
 };
 
+/* VFs 0..31, then 32..63 (ixgbe's IXGBE_VFLRE(0), IXGBE_VFLRE(1)) */
+static const u32 compsc_82599vf_pf_vflre[COMPSC_82599_PF_NR_VFLRE] = {
+	COMPSC_82599_PF_VFLRE(0), COMPSC_82599_PF_VFLRE(1),
+};
+
 const struct compsc_devmodel compsc_82599vf_model = {
 	.name = "82599 VF",
 	.vendor = COMPSC_82599VF_VENDOR,
@@ -107,6 +112,12 @@ const struct compsc_devmodel compsc_82599vf_model = {
 	.ring_len_mask = COMPSC_82599VF_RING_LEN_MASK,
 	.stats = compsc_82599vf_stats,
 	.nr_stats = COMPSC_82599VF_NR_STATS,
+	.rx0_base = COMPSC_82599VF_RDBAL(0),
+	.rx0_head = COMPSC_82599VF_RDH(0),
+	.rx0_tail = COMPSC_82599VF_RDT(0),
+	.pf_vflre = compsc_82599vf_pf_vflre,
+	.nr_pf_vflre = COMPSC_82599_PF_NR_VFLRE,
+	.pf_vlans = COMPSC_82599_PF_VLVF_SIZE - 1,
 };
 
 COMPSC_EXPORT(compsc_82599vf_model);

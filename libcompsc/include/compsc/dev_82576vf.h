@@ -46,6 +46,9 @@
  * PF driver clears a VF's bit once it has reset its state for that VF.
  */
 #define COMPSC_82576_PF_VFLRE		0x0c88
+#define COMPSC_82576_PF_NR_VFLRE	1	/* 8 VFs: one register holds them */
+/* The PF's VLAN filter table; entry 0 is VLAN 0's. */
+#define COMPSC_82576_PF_VLVF_SIZE	32	/* E1000_VLVF_ARRAY_SIZE */
 
 /* Registers the policy must never allow (kept here for tests and docs). */
 #define COMPSC_82576VF_CTRL		0x0000	/* bit 26 resets the VF */

@@ -71,6 +71,9 @@
  */
 #define COMPSC_82599_PF_VFLRE(i)	(((i) & 1) ? 0x01c0u : 0x0600u)
 #define COMPSC_82599_PF_VFLREC(i)	(0x0700u + 4u * (i))
+#define COMPSC_82599_PF_NR_VFLRE	2	/* ixgbe's 64 VFs, 32 a register */
+/* The PF's VLAN filter table; entry 0 is VLAN 0's. */
+#define COMPSC_82599_PF_VLVF_SIZE	64	/* IXGBE_VLVF_ENTRIES */
 
 /* Registers the policy must never allow (kept here for tests and docs). */
 #define COMPSC_82599VF_CTRL		0x0000	/* IXGBE_VFCTRL: bit 26 resets the VF */

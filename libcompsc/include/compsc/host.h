@@ -30,7 +30,8 @@
  * (compsc_host_area_check()); nothing else read from it is trusted.
  *
  * Device register knowledge comes from a struct compsc_devmodel, one per
- * VF model (dev_82576vf.c, dev_82599vf.c); nothing here names a register.
+ * VF model (dev_82576vf.c, dev_82599vf.c), which a host finds by the VF's
+ * PCI ID (compsc_devmodel_find()); nothing here names a register.
  */
 #ifndef COMPSC_HOST_H
 #define COMPSC_HOST_H
@@ -41,6 +42,8 @@
 #define COMPSC_HOST_MAX_QCTL	16
 /* Most host-emulated statistics registers a device model may list */
 #define COMPSC_HOST_MAX_STATS	16
+/* Most descriptor rings a device model may list (82599 VF: 8 + 8) */
+#define COMPSC_HOST_MAX_RINGS	16
 
 /**
  * struct compsc_devmodel - what a host needs to know about one VF model
@@ -64,6 +67,15 @@
  * @ring_len_mask: the length bits of that register
  * @stats: the statistics registers (32-bit, read-only, wrapping)
  * @nr_stats: entries in @stats (at most COMPSC_HOST_MAX_STATS)
+ * @rx0_base: receive queue 0's low base register (its length register at
+ *	@ring_len from it)
+ * @rx0_head: receive queue 0's head register
+ * @rx0_tail: receive queue 0's tail register
+ * @pf_vflre: in the PF's BAR0, its VF reset event registers: VF n's event
+ *	is bit n % 32 of register n / 32, set until the PF driver handled it
+ * @nr_pf_vflre: entries in @pf_vflre
+ * @pf_vlans: VLAN filters the PF can hold for its VFs (its VLVF table,
+ *	less the entry VLAN 0 keeps)
  */
 struct compsc_devmodel {
 	const char *name;
@@ -86,7 +98,15 @@ struct compsc_devmodel {
 	u32 ring_len_mask;
 	const u32 *stats;
 	u32 nr_stats;
+	u32 rx0_base;
+	u32 rx0_head;
+	u32 rx0_tail;
+	const u32 *pf_vflre;
+	u32 nr_pf_vflre;
+	u32 pf_vlans;
 };
+
+const struct compsc_devmodel *compsc_devmodel_find(u16 vendor, u16 device);
 
 /* Checked copies of the area's register and counter lists. */
 struct compsc_host_lists {
