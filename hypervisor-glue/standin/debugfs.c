@@ -248,7 +248,7 @@ static ssize_t standin_dirty_rw(struct standin_vf *sv, int set, char *out)
 	if (err)
 		goto out_free;
 	device_lock(&sv->pdev->dev);
-	err = standin_area_map(sv->pdev, a, &res);
+	err = standin_area_map(sv, a, &res);
 	if (!err) {
 		ctl = compsc_host_ctl(a);
 		if (set >= 0)

@@ -4,7 +4,7 @@
  * registry, mapped like a host maps guest memory), the resets that make
  * the VF a fresh destination device, and the guest's wake-up after them.
  *
- * The guest igbvf driver has BAR0 mapped too; the stand-in only touches it
+ * The guest VF driver has BAR0 mapped too; the stand-in only touches it
  * while it holds the write side of the area.
  */
 #include <linux/delay.h>
@@ -15,7 +15,6 @@
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/pci.h>
-#include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
 #include <compsc/kernel.h>
 #include "standin.h"
@@ -62,28 +61,28 @@ void *standin_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
 
 /**
  * standin_area_map() - map and check the area the VF's driver registered
- * @pdev: the VF
+ * @sv: the VF
  * @a: filled with the mapping, a checked copy of the area header and
  *	checked copies of its lists (compsc_host_area_check())
  * @res: gets a one-line reason on failure
  *
  * Return: 0 or -errno.
  */
-int standin_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
+int standin_area_map(struct standin_vf *sv, struct compsc_host_area *a,
 		     struct standin_result *res)
 {
 	u32 bad;
 	int err;
 
 	memset(a, 0, sizeof(*a));
-	a->va = standin_area_remap(pdev, &a->gpa, &a->size, res->msg,
+	a->va = standin_area_remap(sv->pdev, &a->gpa, &a->size, res->msg,
 				   sizeof(res->msg));
 	if (IS_ERR(a->va)) {
 		err = PTR_ERR(a->va);
 		a->va = NULL;
 		return err;
 	}
-	err = compsc_host_area_check(a, &compsc_82576vf_policy, &bad);
+	err = compsc_host_area_check(a, sv->dm->policy, &bad);
 	if (err) {
 		snprintf(res->msg, sizeof(res->msg), "area refused (entry %d): %s",
 			 bad == U32_MAX ? -1 : (int)bad, compsc_strerror(err));
@@ -122,42 +121,44 @@ static int standin_flr(struct pci_dev *pdev)
 
 /*
  * Wait until the PF driver has handled the VF reset event the FLR raised
- * (it clears the VF's VFLRE bit when done). Otherwise its reset of the VF's
- * PF-side state could land after the guest's restore already talked to it.
+ * (it clears the VF's bit in the model's PF register when done).
+ * Otherwise its reset of the VF's PF-side state could land after the
+ * guest's restore already talked to it.
  */
-static const char *standin_wait_pf_vflr(struct pci_dev *pdev)
+static const char *standin_wait_pf_vflr(struct standin_vf *sv)
 {
-	struct pci_dev *pf = pci_physfn(pdev);
-	int vf = pci_iov_vf_id(pdev), ms;
+	struct pci_dev *pf = pci_physfn(sv->pdev);
+	int vf = pci_iov_vf_id(sv->pdev), ms;
 	void __iomem *reg;
-	u32 bit;
+	u32 bit, off;
 
-	if (vf < 0 || vf > 31)
+	if (vf < 0 || vf / 32 >= sv->dm->nr_pf_vflre)
 		return "no";
-	reg = pci_iomap_range(pf, 0, COMPSC_82576_PF_VFLRE & PAGE_MASK,
-			      PAGE_SIZE);
+	off = sv->dm->pf_vflre[vf / 32];
+	reg = pci_iomap_range(pf, 0, off & PAGE_MASK, PAGE_SIZE);
 	if (!reg)
 		return "no";
-	bit = BIT(vf);
-	reg += COMPSC_82576_PF_VFLRE & ~PAGE_MASK;
+	bit = BIT(vf % 32);
+	reg += off & ~PAGE_MASK;
 	for (ms = 0; ms < STANDIN_VFLR_POLL_MS && (readl(reg) & bit); ms++)
 		usleep_range(1000, 1100);
 	bit &= readl(reg);
-	pci_iounmap(pf, reg - (COMPSC_82576_PF_VFLRE & ~PAGE_MASK));
+	pci_iounmap(pf, reg - (off & ~PAGE_MASK));
 	return bit ? "pending" : "handled";
 }
 
 /**
  * standin_reset() - make the VF a fresh destination device
- * @pdev: the VF
+ * @sv: the VF
  * @how: FLR, PF forget, both or none
  * @res: pf_forget and, on failure, msg are set
  *
  * Return: 0 or -errno.
  */
-int standin_reset(struct pci_dev *pdev, enum standin_reset how,
+int standin_reset(struct standin_vf *sv, enum standin_reset how,
 		  struct standin_result *res)
 {
+	struct pci_dev *pdev = sv->pdev;
 	int err;
 
 	res->pf_forget = "no";
@@ -169,7 +170,7 @@ int standin_reset(struct pci_dev *pdev, enum standin_reset how,
 				 "function-level reset failed: %d", err);
 			return err;
 		}
-		res->pf_vflr = standin_wait_pf_vflr(pdev);
+		res->pf_vflr = standin_wait_pf_vflr(sv);
 	}
 	if (how == STANDIN_RESET_PF || how == STANDIN_RESET_BOTH) {
 		err = compsc_host_pf_forget(pdev, false);
@@ -187,7 +188,7 @@ int standin_reset(struct pci_dev *pdev, enum standin_reset how,
 	return 0;
 }
 
-/* More than any VF here has (igbvf: 3 MSI-X vectors). */
+/* More than any VF here has (igbvf, ixgbevf: 3 MSI-X vectors). */
 #define STANDIN_KICK_MAX_IRQS 8
 
 struct standin_kick {

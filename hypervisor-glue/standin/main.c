@@ -1,24 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compsc_standin module: finds the 82576 VFs of this machine (now and as
- * SR-IOV creates or removes them) and gives each a debugfs directory with
- * its migration controls. See README.md for the interface.
+ * compsc_standin module: finds the VFs of this machine that libcompsc has
+ * a device model for (now and as SR-IOV creates or removes them) and gives
+ * each a debugfs directory with its migration controls. See README.md for
+ * the interface.
  */
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
-#include <compsc/dev_82576vf.h>
+#include <compsc/host.h>
 #include "standin.h"
 
 static LIST_HEAD(standin_vfs);
 /* standin_vfs_lock protects standin_vfs: bus notifier adds/removes, module exit */
 static DEFINE_MUTEX(standin_vfs_lock);
 
-static bool standin_is_82576vf(struct pci_dev *pdev)
+/* The model of a VF the stand-in can migrate, or NULL. */
+static const struct compsc_devmodel *standin_model(struct pci_dev *pdev)
 {
-	return pdev->is_virtfn && pdev->vendor == COMPSC_82576VF_VENDOR &&
-	       pdev->device == COMPSC_82576VF_DEVICE;
+	if (!pdev->is_virtfn)
+		return NULL;
+	return compsc_devmodel_find(pdev->vendor, pdev->device);
 }
 
 static struct standin_vf *standin_vf_find_locked(struct pci_dev *pdev)
@@ -32,7 +35,8 @@ static struct standin_vf *standin_vf_find_locked(struct pci_dev *pdev)
 	return NULL;
 }
 
-static void standin_vf_add(struct pci_dev *pdev)
+static void standin_vf_add(struct pci_dev *pdev,
+			   const struct compsc_devmodel *dm)
 {
 	struct standin_vf *sv;
 
@@ -49,6 +53,7 @@ static void standin_vf_add(struct pci_dev *pdev)
 	}
 	mutex_init(&sv->lock);
 	sv->pdev = pci_dev_get(pdev);
+	sv->dm = dm;
 	list_add_tail(&sv->node, &standin_vfs);
 	standin_vf_debugfs_add(sv);
 out:
@@ -82,11 +87,12 @@ static int standin_pci_notify(struct notifier_block *nb, unsigned long action,
 			      void *data)
 {
 	struct pci_dev *pdev = to_pci_dev(data);
+	const struct compsc_devmodel *dm = standin_model(pdev);
 
-	if (!standin_is_82576vf(pdev))
+	if (!dm)
 		return NOTIFY_DONE;
 	if (action == BUS_NOTIFY_ADD_DEVICE)
-		standin_vf_add(pdev);
+		standin_vf_add(pdev, dm);
 	else if (action == BUS_NOTIFY_DEL_DEVICE)
 		standin_vf_del(pdev);
 	return NOTIFY_OK;
@@ -110,6 +116,7 @@ static void standin_vfs_free_all(void)
 
 static int __init standin_init(void)
 {
+	const struct compsc_devmodel *dm;
 	struct pci_dev *pdev = NULL;
 	int err;
 
@@ -120,9 +127,11 @@ static int __init standin_init(void)
 	if (err)
 		goto err_debugfs;
 	/* a VF created meanwhile is found twice; standin_vf_add() skips it */
-	for_each_pci_dev(pdev)
-		if (standin_is_82576vf(pdev))
-			standin_vf_add(pdev);
+	for_each_pci_dev(pdev) {
+		dm = standin_model(pdev);
+		if (dm)
+			standin_vf_add(pdev, dm);
+	}
 	return 0;
 
 err_debugfs:
@@ -139,5 +148,5 @@ static void __exit standin_exit(void)
 
 module_init(standin_init);
 module_exit(standin_exit);
-MODULE_DESCRIPTION("CompSC stand-in hypervisor (82576 VF migration)");
+MODULE_DESCRIPTION("CompSC stand-in hypervisor (VF migration in place)");
 MODULE_LICENSE("GPL");

@@ -24,12 +24,11 @@
 #include <linux/ktime.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
-#include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
 #include <compsc/migstate.h>
 #include "standin.h"
 
-/* VLANs for pf_import=unfit: one more than a 82576 VLVF table holds. */
+/* First VLAN of the filters pf_import=unfit asks for (standin_save_pf()) */
 #define STANDIN_UNFIT_VLAN0	1000
 
 /* One side of the migration: its state and what it holds. */
@@ -74,6 +73,7 @@ static __printf(3, 4) int standin_fail(struct standin_mig *m, int err,
 
 static void standin_take(struct standin_mig *m)
 {
+	const struct compsc_devmodel *dm = m->dev.dm;
 	u64 t = ktime_get_ns();
 	int err;
 
@@ -89,10 +89,10 @@ static void standin_take(struct standin_mig *m)
 	}
 	m->src.ctx |= COMPSC_MIG_C_HELD;
 	if (m->req->bad_rx_head) {	/* the driver gave the device up to here */
-		m->rx_tail = compsc_rd32(m->dev.bar, COMPSC_82576VF_RDT(0));
-		m->rx_count = (compsc_rd32(m->dev.bar, COMPSC_82576VF_RDBAL(0) +
-					   COMPSC_82576VF_RING_LEN) &
-			       COMPSC_82576VF_RING_LEN_MASK) / 16;
+		m->rx_tail = compsc_rd32(m->dev.bar, dm->rx0_tail);
+		/* both models' descriptors are 16 bytes */
+		m->rx_count = (compsc_rd32(m->dev.bar, dm->rx0_base + dm->ring_len) &
+			       dm->ring_len_mask) / 16;
 	}
 	/*
 	 * stop_late_ms: a host slow to stop the queues once it holds the
@@ -111,9 +111,10 @@ static void standin_take(struct standin_mig *m)
 }
 
 /*
- * The source PF's section; pf_import=unfit spoils it into a state no 82576
- * PF can take (32 VLAN filters for a 31-entry VLVF): still a valid record,
- * so the destination's check must be what refuses it.
+ * The source PF's section; pf_import=unfit spoils it into a state the PF
+ * cannot take (COMPSC_PF_MAX_VLANS filters, more than the model's PF
+ * holds: standin_unfit_ok()): still a valid record, so the destination's
+ * check must be what refuses it.
  */
 static int standin_save_pf(struct standin_mig *m)
 {
@@ -260,7 +261,7 @@ static void standin_spoil_rx_head(struct standin_mig *m)
 		return;
 	for (i = 0; i < m->area.lists.nr_regs; i++) {
 		if (le32_to_cpu(m->area.lists.regs[i].offset) !=
-		    COMPSC_82576VF_RDH(0))
+		    m->dev.dm->rx0_head)
 			continue;
 		m->res->bad_rx_head = (m->rx_tail + 1) % m->rx_count;
 		WRITE_ONCE(saved[i], cpu_to_le64(m->res->bad_rx_head));
@@ -387,7 +388,7 @@ static void standin_reset_vf(struct standin_mig *m)
 	int err;
 
 	m->dev.stopped = false;	/* nothing left to restart after this */
-	err = standin_reset(m->sv->pdev, m->req->reset, m->res);
+	err = standin_reset(m->sv, m->req->reset, m->res);
 	m->res->reset_ns = ktime_get_ns() - t;
 	if (err && !m->err)
 		m->err = err;
@@ -414,6 +415,15 @@ static void standin_arcs(struct standin_mig *m)
 		standin_walk(m, &m->src, standin_src_resume);
 }
 
+/*
+ * pf_import=unfit overflows the destination PF's VLAN table, which only
+ * a PF holding fewer filters than a PF section carries lets it do.
+ */
+static bool standin_unfit_ok(const struct compsc_devmodel *dm)
+{
+	return dm->pf_vlans < COMPSC_PF_MAX_VLANS;
+}
+
 /* ---- the whole migration --------------------------------------------------------- */
 
 static int standin_run(struct standin_mig *m)
@@ -426,13 +436,19 @@ static int standin_run(struct standin_mig *m)
 			 "PF driver cannot reset the VF's state");
 		return -EOPNOTSUPP;
 	}
-	err = standin_area_map(pdev, &m->area, m->res);
+	if (m->req->pf_import == STANDIN_PF_UNFIT && !standin_unfit_ok(m->sv->dm)) {
+		snprintf(m->res->msg, sizeof(m->res->msg),
+			 "pf_import=unfit: the %s's PF holds %u VLAN filters, a PF section at most %u",
+			 m->sv->dm->name, m->sv->dm->pf_vlans, COMPSC_PF_MAX_VLANS);
+		return -EOPNOTSUPP;
+	}
+	err = standin_area_map(m->sv, &m->area, m->res);
 	if (err)
 		return err;
 	m->res->nr_regs = m->area.lists.nr_regs;
 	m->res->nr_counters = m->area.lists.nr_ctrs;
 	compsc_host_kenv_init(&m->kenv);
-	m->dev.dm = &compsc_82576vf_model;
+	m->dev.dm = m->sv->dm;
 	m->dev.env = &m->kenv.env;
 	m->dev.bar = compsc_host_bar_map(pdev, m->dev.dm);
 	if (!m->dev.bar) {

@@ -76,6 +76,7 @@ struct standin_result {
 struct standin_vf {
 	struct list_head node;	/* in standin_vfs, under standin_vfs_lock */
 	struct pci_dev *pdev;	/* reference held while listed */
+	const struct compsc_devmodel *dm;	/* its model, by PCI ID */
 	struct dentry *dir;
 	/* lock serialises migrations and protects result and stream */
 	struct mutex lock;
@@ -97,10 +98,10 @@ int standin_migrate(struct standin_vf *sv, const struct standin_req *req);
 /* dev.c */
 void *standin_area_remap(struct pci_dev *pdev, u64 *gpa, u32 *size, char *why,
 			 size_t len);
-int standin_area_map(struct pci_dev *pdev, struct compsc_host_area *a,
+int standin_area_map(struct standin_vf *sv, struct compsc_host_area *a,
 		     struct standin_result *res);
 void standin_area_unmap(struct compsc_host_area *a);
-int standin_reset(struct pci_dev *pdev, enum standin_reset how,
+int standin_reset(struct standin_vf *sv, enum standin_reset how,
 		  struct standin_result *res);
 void standin_kick_guest(struct pci_dev *pdev);
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compsc_vfio: vfio-pci variant driver for Intel 82576 VFs whose guest
- * driver speaks CompSC. QEMU drives the VFIO migration uAPI v2; the rules
- * of each arc come from libcompsc (compsc_mig_arc()), this driver carries
- * them out on the guest's shared area (reached through the device's VFIO
- * IOMMU container: the area's guest-physical address is an IOVA there) and
- * on the VF's BAR0.
+ * compsc_vfio: vfio-pci variant driver for VFs whose guest driver speaks
+ * CompSC and whose device libcompsc models (compsc/host.h). QEMU drives
+ * the VFIO migration uAPI v2; the rules of each arc come from libcompsc
+ * (compsc_mig_arc()), this driver carries them out on the guest's shared
+ * area (reached through the device's VFIO IOMMU container: the area's
+ * guest-physical address is an IOVA there) and on the VF's BAR0.
  */
 #ifndef COMPSC_VFIO_H
 #define COMPSC_VFIO_H
@@ -15,7 +15,6 @@
 #include <linux/workqueue.h>
 #include <linux/vfio_pci_core.h>
 #include <compsc/compsc.h>
-#include <compsc/dev_82576vf.h>
 #include <compsc/host.h>
 #include <compsc/precopy.h>
 
@@ -133,7 +132,7 @@ struct cvf_dev {
 	/* stat_lock protects stat_on and stat_base (taken in the BAR read path) */
 	spinlock_t stat_lock;
 	bool stat_on;		/* host-emulated counters in effect */
-	u32 stat_base[COMPSC_82576VF_NR_STATS];
+	u32 stat_base[COMPSC_HOST_MAX_STATS];	/* dev.dm->nr_stats used */
 	u32 log_reads;		/* log_read_and_clear calls since log_start */
 	u64 log_marked;		/* bytes reported dirty since log_start */
 	u32 log_late_areas;	/* areas first flagged by a read, not the start */

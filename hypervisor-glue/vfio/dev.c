@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BAR0 of the VF, mapped for the host side (compsc/host.h), which does
- * everything else with it through the 82576 VF model (dev_82576vf.c).
+ * everything else with it through the VF's device model (cvf->dev.dm).
  * Every access goes between cvf_bar_get() and cvf_bar_put(), under the
  * same rule as the user's own BAR accesses in vfio-pci: its memory_lock
  * held for read (a reset, a power-state change or a memory disable holds
@@ -9,7 +9,7 @@
  */
 #include <linux/io.h>
 #include <linux/pci.h>
-#include <compsc/dev_82576vf.h>
+#include <compsc/host.h>
 #include "compsc_vfio.h"
 
 /* BAR0, mapped once per migration; NULL if the VF has no such BAR. */

@@ -20,8 +20,6 @@
 #include <compsc/migstate.h>
 #include "compsc_vfio.h"
 
-#define CVF_MAX_RINGS	4
-
 /*
  * The VFIO core reports the log through iova_bitmap, which only exists
  * when the core was built with CONFIG_IOMMUFD_DRIVER. Debian's 6.12 core
@@ -359,11 +357,11 @@ int cvf_log_covers(struct cvf_dev *cvf, const char *what, u64 addr, u64 len)
  */
 int cvf_log_covers_rings(struct cvf_dev *cvf)
 {
-	u64 base[CVF_MAX_RINGS], len[CVF_MAX_RINGS];
+	u64 base[COMPSC_HOST_MAX_RINGS], len[COMPSC_HOST_MAX_RINGS];
 	u32 i, n;
 	int err = 0;
 
-	n = compsc_host_ring_spans(&cvf->dev, base, len, CVF_MAX_RINGS);
+	n = compsc_host_ring_spans(&cvf->dev, base, len, COMPSC_HOST_MAX_RINGS);
 	for (i = 0; i < n && !err; i++)
 		err = cvf_log_covers(cvf, "a descriptor ring", base[i], len[i]);
 	return err;
@@ -450,7 +448,7 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 				  struct iova_bitmap *dirty)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
-	u64 base[CVF_MAX_RINGS], len[CVF_MAX_RINGS], gpa;
+	u64 base[COMPSC_HOST_MAX_RINGS], len[COMPSC_HOST_MAX_RINGS], gpa;
 	struct compsc_area_hdr hdr;
 	u32 i, n, size;
 	int err = 0;
@@ -493,7 +491,7 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 		cvf_mark(cvf, dirty, iova, length, iova, length);
 		goto out;
 	}
-	n = compsc_host_ring_spans(&cvf->dev, base, len, CVF_MAX_RINGS);
+	n = compsc_host_ring_spans(&cvf->dev, base, len, COMPSC_HOST_MAX_RINGS);
 	cvf_bar_put(cvf);
 	for (i = 0; i < n; i++)
 		cvf_mark(cvf, dirty, iova, length, base[i], len[i]);

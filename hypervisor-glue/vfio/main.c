@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compsc_vfio: module, PCI driver and probe. Binds to 82576 VFs only
- * through driver_override (the id table carries override_only), so the
- * host's igbvf keeps every VF nobody asked for.
+ * compsc_vfio: module, PCI driver and probe. Binds to the VFs libcompsc
+ * has a device model for (compsc_devmodel_find()) only through
+ * driver_override (the id table carries override_only), so the host's VF
+ * driver keeps every VF nobody asked for.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <compsc/dev_82576vf.h>
+#include <compsc/dev_82599vf.h>
 #include <compsc/migstate.h>
 #include "compsc_vfio.h"
 
@@ -35,14 +37,37 @@ MODULE_PARM_DESC(dma_logging,
 /* Decided once at load: whether devices get log_ops. */
 static bool cvf_log_on;
 
+/*
+ * The VF's model: the id table's, or for a VF bound through
+ * driver_override alone (the PCI core then passes an id without driver
+ * data) libcompsc's for its PCI ID. A VF without one is refused: every
+ * register the driver touches comes from the model.
+ */
+static const struct compsc_devmodel *cvf_model(struct pci_dev *pdev,
+					       const struct pci_device_id *id)
+{
+	const struct compsc_devmodel *dm = (const void *)id->driver_data;
+
+	if (!dm)
+		dm = compsc_devmodel_find(pdev->vendor, pdev->device);
+	if (!dm)
+		pci_err(pdev, "no CompSC device model for %04x:%04x\n",
+			pdev->vendor, pdev->device);
+	return dm;
+}
+
 static int cvf_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
+	const struct compsc_devmodel *dm = cvf_model(pdev, id);
 	struct cvf_dev *cvf;
 	int err;
 
+	if (!dm)
+		return -ENODEV;
 	cvf = vfio_alloc_device(cvf_dev, core.vdev, &pdev->dev, &cvf_ops);
 	if (IS_ERR(cvf))
 		return PTR_ERR(cvf);
+	cvf->dev.dm = dm;
 	dev_set_drvdata(&pdev->dev, &cvf->core);
 	err = vfio_pci_core_register_device(&cvf->core);
 	if (err)
@@ -73,7 +98,6 @@ int cvf_init_dev(struct vfio_device *vdev)
 	spin_lock_init(&cvf->stat_lock);
 	INIT_DELAYED_WORK(&cvf->hold_work, cvf_hold_work);
 	INIT_WORK(&cvf->reset_work, cvf_reset_work);
-	cvf->dev.dm = &compsc_82576vf_model;
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	vdev->migration_flags = VFIO_MIGRATION_STOP_COPY | VFIO_MIGRATION_P2P |
 				VFIO_MIGRATION_PRE_COPY;
@@ -112,9 +136,14 @@ static const struct pci_error_handlers cvf_err_handlers = {
 	.error_detected = vfio_pci_core_aer_err_detected,
 };
 
+/* driver_data: the VF's device model (compsc/host.h) */
 static const struct pci_device_id cvf_ids[] = {
 	{ PCI_DRIVER_OVERRIDE_DEVICE_VFIO(COMPSC_82576VF_VENDOR,
-					  COMPSC_82576VF_DEVICE) },
+					  COMPSC_82576VF_DEVICE),
+	  .driver_data = (kernel_ulong_t)&compsc_82576vf_model },
+	{ PCI_DRIVER_OVERRIDE_DEVICE_VFIO(COMPSC_82599VF_VENDOR,
+					  COMPSC_82599VF_DEVICE),
+	  .driver_data = (kernel_ulong_t)&compsc_82599vf_model },
 	{}
 };
 MODULE_DEVICE_TABLE(pci, cvf_ids);
@@ -159,6 +188,6 @@ static void __exit cvf_exit(void)
 }
 module_exit(cvf_exit);
 
-MODULE_DESCRIPTION("vfio-pci variant driver for CompSC live migration of 82576 VFs");
+MODULE_DESCRIPTION("vfio-pci variant driver for CompSC live migration of Intel VFs");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(IOMMUFD);

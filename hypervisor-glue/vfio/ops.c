@@ -66,7 +66,7 @@ static void cvf_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
 }
 
 const struct vfio_device_ops cvf_ops = {
-	.name = "compsc-vfio-82576vf",
+	.name = "compsc-vfio",
 	.init = cvf_init_dev,
 	.release = cvf_release_dev,
 	.open_device = cvf_open_device,

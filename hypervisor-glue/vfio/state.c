@@ -9,7 +9,6 @@
 #include <linux/ktime.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
-#include <compsc/dev_82576vf.h>
 #include <compsc/kernel.h>
 #include <compsc/migstate.h>
 #include <compsc/precopy.h>
@@ -71,7 +70,7 @@ static void cvf_fault_take_delay(struct cvf_dev *cvf)
  * @cvf: the device; state_mutex held
  *
  * The area is validated (header, register and counter lists against the
- * 82576 policy) before anything is written to it: a hostile area is
+ * device model's policy) before anything is written to it: a hostile area is
  * refused and the device stays the guest's. So is a migration without
  * this device's DMA log (cvf_take_allowed()), and one whose log does not
  * track the area or a ring (cvf_log_covers(); the rings once held, when
@@ -235,8 +234,8 @@ static void cvf_fault(struct cvf_dev *cvf, unsigned int which, u8 *buf,
 /* What a save needs besides the stream buffer. */
 struct cvf_save {
 	struct compsc_host_save host;
-	struct compsc_rec_counter stats[COMPSC_82576VF_NR_STATS];
-	u32 base[COMPSC_82576VF_NR_STATS];
+	struct compsc_rec_counter stats[COMPSC_HOST_MAX_STATS];
+	u32 base[COMPSC_HOST_MAX_STATS];
 	struct compsc_pf_vf_state pf;
 	struct compsc_pf_vf_xstate pf_ext;
 };
@@ -307,7 +306,7 @@ static int cvf_save_sections(struct cvf_dev *cvf, struct cvf_save *s)
 	if (cvf_stats_sent(cvf)) {
 		compsc_host_read_stats(&cvf->dev, s->stats);
 		s->host.stats = s->stats;
-		s->host.nr_stats = COMPSC_82576VF_NR_STATS;
+		s->host.nr_stats = cvf->dev.dm->nr_stats;
 	}
 	s->host.replay = kvmalloc(compsc_host_replay_bytes(&cvf->area->h),
 				  GFP_KERNEL);
@@ -459,7 +458,7 @@ size_t cvf_data_size(struct cvf_dev *cvf)
 	return sizeof(struct cvf_env) +
 	       compsc_host_save_bound(cvf->area ? &cvf->area->h : NULL,
 				      cvf_stats_sent(cvf) ?
-				      COMPSC_82576VF_NR_STATS : 0);
+				      cvf->dev.dm->nr_stats : 0);
 }
 
 /* ---- destination: check and hand over ---------------------------------- */

@@ -29,7 +29,7 @@ bool cvf_stats_sent(struct cvf_dev *cvf)
 
 /*
  * Source, device held, before the save: the bases in effect now (@base,
- * COMPSC_82576VF_NR_STATS of them), so that every statistics value saved
+ * COMPSC_HOST_MAX_STATS of them), so that every statistics value saved
  * (the HOST_COUNTERS record, the guest's listed counters) is what the
  * guest read, base included; NULL when this device adds none.
  */
@@ -60,7 +60,7 @@ int cvf_stats_check(struct cvf_dev *cvf, const struct compsc_stream_view *v)
 			"the source emulates the VF's statistics; this host cannot (BAR0 is mmapped: load compsc_vfio with host_counters=1)\n");
 		return -EOPNOTSUPP;
 	}
-	if (compsc_host_stats_check(&compsc_82576vf_model, rec))
+	if (compsc_host_stats_check(cvf->dev.dm, rec))
 		return -EINVAL;
 	return 0;
 }
@@ -69,7 +69,7 @@ int cvf_stats_check(struct cvf_dev *cvf, const struct compsc_stream_view *v)
 void cvf_stats_load(struct cvf_dev *cvf, const struct compsc_stream_view *v)
 {
 	const struct compsc_stream_rec *rec = &v->rec[COMPSC_REC_HOST_COUNTERS];
-	u32 base[COMPSC_82576VF_NR_STATS];
+	u32 base[COMPSC_HOST_MAX_STATS] = {};
 
 	if (!rec->data)
 		return;
