@@ -1002,6 +1002,17 @@ def _probe_stacks(trace: str, probes: dict) -> list:
     return out
 
 
+def cancelled(res: dict) -> bool:
+    """Whether migrate_cancel ended the migration of query-migrate's @res:
+    "cancelled", or "failed" on the channel's I/O error. The cancel shuts
+    the stream down, and QEMU's migration thread, if it read the state
+    just before, takes that shutdown for a stream error and fails instead
+    (migration_detect_error()): the same end for the VM and its device."""
+    return res.get("status") == "cancelled" or (
+        res.get("status") == "failed"
+        and "Channel error: Input/output error" in res.get("error-desc", ""))
+
+
 def answers(peer, tries: int = 6, pause: float = 5) -> int:
     """Replies (of 5 pings) from the L2 once it answers at least 3, or the
     last count after @tries rounds @pause s apart: a VF coming back from a
