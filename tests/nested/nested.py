@@ -1002,6 +1002,11 @@ def _probe_stacks(trace: str, probes: dict) -> list:
     return out
 
 
+def restores(stat: dict) -> int:
+    """The CompSC restore count of an l2stat line (-1: the line has none)."""
+    return int(stat.get("compsc_restores", -1))
+
+
 def cancelled(res: dict) -> bool:
     """Whether migrate_cancel ended the migration of query-migrate's @res:
     "cancelled", or "failed" on the channel's I/O error. The cancel shuts

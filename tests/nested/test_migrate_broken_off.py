@@ -26,15 +26,11 @@ where the one before left none running."""
 import time
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, QMPFailed, answers, \
-    migration_summary
+    migration_summary, restores
 
 RELAY_PORT = 4445
 PAUSE = [{"capability": "pause-before-switchover", "state": True}]
 NO_PAUSE = [{"capability": "pause-before-switchover", "state": False}]
-
-
-def _restores(s):
-    return int(s.get("compsc_restores", -1))
 
 
 def _fresh_dst(l1, name, vf, port, to=MIG_PORT):
@@ -67,7 +63,7 @@ def _kept_device(l1, peer, name, port, before, ps, t_cut):
     mark = len(l1.l2_stats(name))
     assert answers(peer) >= 3, l1.l2_log(name)[-2000:]
     mid = l1.l2_stat_since(name, mark)
-    assert _restores(mid) == _restores(before), (before, mid)
+    assert restores(mid) == restores(before), (before, mid)
     assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
 
 
@@ -76,10 +72,8 @@ def _carried(l1, peer, name, left_vf, before):
     no reset, and the peer reaches it (the VF it left gets another MAC, as
     a source host that went away would leave it)."""
     l1.vf_own_mac(left_vf)
-    stats = l1.wait_l2_stat(name, "compsc_restores",
-                            pred=lambda s: _restores(s) > _restores(before))
-    after = [s for s in stats if _restores(s) > _restores(before)][0]
-    assert _restores(after) == _restores(before) + 1, (before, after)
+    after = l1.wait_l2_restores(name, restores(before) + 1)
+    assert restores(after) == restores(before) + 1, (before, after)
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert answers(peer) >= 3, l1.l2_log(name)[-2000:]
     return after

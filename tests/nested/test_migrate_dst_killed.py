@@ -10,14 +10,10 @@ and hold_ms is set far beyond the test, so only the failure can end the
 hold."""
 import time
 
-from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary
+from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary, restores
 
 PARAMS = "/sys/module/compsc_vfio/parameters"
 HOLD_MS = 600000
-
-
-def _restores(s):
-    return int(s.get("compsc_restores", -1))
 
 
 def test_migrate_dst_killed(l1, peer):
@@ -50,7 +46,7 @@ def test_migrate_dst_killed(l1, peer):
     mark_s = len(l1.l2_stats("src"))
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     mid = l1.l2_stat_since("src", mark_s)
-    assert _restores(mid) == _restores(before), (before, mid)
+    assert restores(mid) == restores(before), (before, mid)
     assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
     assert "given back to the guest" not in l1.sh("dmesg").out[mark:], \
         "the hold's bound ended it, not the failure"
@@ -66,10 +62,8 @@ def test_migrate_dst_killed(l1, peer):
     assert res["status"] == "completed", res
     print(f"nested: second migration {migration_summary(res)}")
     l1.vf_own_mac(0)
-    stats = l1.wait_l2_stat("dst", "compsc_restores",
-                            pred=lambda s: _restores(s) > _restores(before))
-    after = [s for s in stats if _restores(s) > _restores(before)][0]
-    assert _restores(after) == _restores(before) + 1, (before, after)
+    after = l1.wait_l2_restores("dst", restores(before) + 1)
+    assert restores(after) == restores(before) + 1, (before, after)
     lm = l1.last_migrations()[l1.vf0]
     assert lm["status"] == "ok" and lm["migrations"] == 1, lm
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)

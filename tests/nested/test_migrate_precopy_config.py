@@ -14,7 +14,7 @@ import re
 import time
 
 
-from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
+from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, restores
 
 PF = "$(l1_pf)"
 DBG = "/sys/kernel/debug/compsc_vfio"
@@ -36,10 +36,6 @@ def _debugfs(l1, bdf: str, name: str) -> dict:
 def _vf_macs(l1) -> dict:
     out = l1.sh(f"ip link show {PF}").out
     return {int(vf): mac for vf, mac in re.findall(r"vf (\d+)\s+link/ether ([0-9a-f:]+)", out)}
-
-
-def _restores(s):
-    return int(s.get("compsc_restores", -1))
 
 
 def _in_precopy(l1, src_bdf, dst_bdf, mark):
@@ -94,9 +90,7 @@ def test_migrate_precopy_config(l1, peer):
     dst_pf = _debugfs(l1, l1.vf1, "pf")
     # the source's VF no longer owns the guest's MAC once it has gone
     l1.vf_own_mac(0)
-    stats = l1.wait_l2_stat("dst", "compsc_restores",
-                            pred=lambda s: _restores(s) > _restores(before))
-    after = [s for s in stats if _restores(s) > _restores(before)][0]
+    after = l1.wait_l2_restores("dst", restores(before) + 1)
     ns = {k: int(v) for k, v in src_tl.items() if k.endswith("_ns")}
     print(f"nested: pre-copy chunk {src_tl['pre_bytes']} bytes, stop-copy"
           f" {src_tl['stop_bytes']} bytes (configuration resent:"
@@ -110,7 +104,7 @@ def test_migrate_precopy_config(l1, peer):
     assert 0 < ns["take_ns"] < ns["stop_ns"], src_tl
     assert dst_pf["max_frame"] == new_frame and dst_pf["mac"] == src_pf["mac"], dst_pf
     assert "device handed to the guest (configured by the host" in log, log[-3000:]
-    assert _restores(after) == _restores(before) + 1, (before, after)
+    assert restores(after) == restores(before) + 1, (before, after)
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert int(after["compsc_restore_msgs"]) == 0, after
     # frames of the new MTU (1400-byte IP packets) reach the guest

@@ -10,14 +10,10 @@ the state (a CompSC restore, no further reset)."""
 import time
 
 from nested import (ALL_DIRTY, DST_PORT, MIG_PORT, SRC_PORT, answers,
-                    migration_summary)
+                    migration_summary, restores)
 
 RESET = "for d in /sys/class/net/e*/device; do echo 1 > $d/reset; done"
 SLOW = {"max-bandwidth": 1 << 20}
-
-
-def _restores(s):
-    return int(s.get("compsc_restores", -1))
 
 
 def test_reset_in_precopy_no_take(l1, peer):
@@ -55,10 +51,8 @@ def test_reset_in_precopy_no_take(l1, peer):
     print(f"nested: second migration {migration_summary(res)}")
     assert res["status"] == "completed", res
     l1.vf_own_mac(0)
-    stats = l1.wait_l2_stat("dst", "compsc_restores",
-                            pred=lambda s: _restores(s) > _restores(before))
-    after = [s for s in stats if _restores(s) > _restores(before)][0]
-    assert _restores(after) == _restores(before) + 1, (before, after)
+    after = l1.wait_l2_restores("dst", restores(before) + 1)
+    assert restores(after) == restores(before) + 1, (before, after)
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert answers(peer, tries=12) >= 3, l1.l2_log("dst")[-2000:]
     l1.assert_kernels_clean("src", "dst")

@@ -11,15 +11,11 @@ import re
 import time
 
 
-from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
+from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, restores
 
 PARAMS = "/sys/module/compsc_vfio/parameters"
 HOLD_MS = 2000
 WINDOW_S = 20       # of pre-copy watched from the peer (ping every 0.5 s)
-
-
-def _restores(s):
-    return int(s.get("compsc_restores", -1))
 
 
 def test_take_bounded(l1, peer):
@@ -57,14 +53,12 @@ def test_take_bounded(l1, peer):
     assert res["status"] == "completed", res
     l1.vf_own_mac(0)
     # (the first line on the destination may have been read on the source)
-    stats = l1.wait_l2_stat("dst", "compsc_restores",
-                            pred=lambda s: _restores(s) > _restores(before))
-    after = [s for s in stats if _restores(s) > _restores(before)][0]
+    after = l1.wait_l2_restores("dst", restores(before) + 1)
     print(f"nested: {got} replies in {WINDOW_S} s of non-converging pre-copy,"
           f" longest gap {gap:.2f} s; "
           f"{len(re.findall('given back to the guest', l1.sh('dmesg').out[mark:]))} "
           f"holds expired; after: {after}")
-    assert _restores(after) == _restores(before) + 1, (before, after)
+    assert restores(after) == restores(before) + 1, (before, after)
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()
