@@ -3,29 +3,17 @@ the cancel, not the hold's bound, gives the device back at once; the
 source L2 keeps running on its VF with no restore (no version bump) and
 no driver reset, and answers the peer again within seconds.
 
-The migration is kept from switching over with compsc_vfio's test-only
-fault_size (a stop-copy size too big for the downtime limit), and the
-hold's own bound (hold_ms) is set far beyond the test, so only the cancel
-can end the hold."""
+The migration is kept from switching over, and the hold's own bound out
+of the test, by L1.hold_open(), so only the cancel can end the hold."""
 import time
 
-from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, cancelled
-
-PARAMS = "/sys/module/compsc_vfio/parameters"
-HOLD_MS = 600000
+from nested import L2_IP, SRC_PORT, cancelled
 
 
 def test_migrate_cancel_after_take(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
-    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    l1.l2_pair(peer)
     before = l1.l2_stat_now("src")
-    hold0 = l1.sh(f"cat {PARAMS}/hold_ms").out.strip()
-    l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms")
-    l1.vfio_fault("fault_size", 1 << 40)
-    mark = len(l1.sh("dmesg").out)
-    try:
+    with l1.hold_open() as mark:
         l1.migrate_start()
         l1.wait_dmesg(mark, r"device taken on the size query")
         # held: the peer gets no answer while pre-copy goes on
@@ -37,9 +25,6 @@ def test_migrate_cancel_after_take(l1, peer):
             res = l1.migrate_wait(timeout=60, poll=0.5)
             # replies for a while after the cancel, to see when they resumed
             time.sleep(max(0, t_cancel + 8 - time.time()))
-    finally:
-        l1.vfio_fault("fault_size", 0)
-        l1.sh(f"echo {hold0} > {PARAMS}/hold_ms")
     assert cancelled(res), res
     log = l1.sh("dmesg").out[mark:]
     assert "given back to the guest" not in log, "the hold's bound ended it, not the cancel"

@@ -5,28 +5,17 @@ with no restore (no version bump) and no driver reset; a second migration
 to a fresh destination then completes with the state carried (a CompSC
 restore, still no reset).
 
-compsc_vfio's test-only fault_size keeps the first migration in pre-copy
-and hold_ms is set far beyond the test, so only the failure can end the
-hold."""
+L1.hold_open() keeps the first migration in pre-copy and the hold's own
+bound out of the test, so only the failure can end the hold."""
 import time
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary, restores
 
-PARAMS = "/sys/module/compsc_vfio/parameters"
-HOLD_MS = 600000
-
 
 def test_migrate_dst_killed(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
-    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    l1.l2_pair(peer)
     before = l1.l2_stat_now("src")
-    hold0 = l1.sh(f"cat {PARAMS}/hold_ms").out.strip()
-    l1.sh(f"echo {HOLD_MS} > {PARAMS}/hold_ms")
-    l1.vfio_fault("fault_size", 1 << 40)
-    mark = len(l1.sh("dmesg").out)
-    try:
+    with l1.hold_open() as mark:
         l1.migrate_start()
         l1.wait_dmesg(mark, r"device taken on the size query")
         with peer.ping_stream(L2_IP, interval=0.2) as ps:
@@ -35,9 +24,6 @@ def test_migrate_dst_killed(l1, peer):
             l1.sh("kill -9 $(cat /run/dst.pid)")
             res = l1.migrate_wait(timeout=120)
             time.sleep(6)
-    finally:
-        l1.vfio_fault("fault_size", 0)
-        l1.sh(f"echo {hold0} > {PARAMS}/hold_ms")
     assert res["status"] == "failed", res
     back = [t for t, _ in ps.trace.replies if t >= t_kill]
     assert back, "the source never answered again: its device stayed taken"
