@@ -18,6 +18,11 @@
  *   replay-capacity.area, replay-count.area, replay-len.area
  *                   good.area with a hostile replay log: capacity or count
  *                   0xffffffff, record 1 of length 0xffff
+ *   ixgbevf.area    an 82599 VF's area: ring heads and statistics the
+ *                   82599 VF policy allows, the replay log ixgbevf keeps
+ *   ixgbevf.stream  the same as a stream (REGS, COUNTERS, DRIVER)
+ *   unknown-dev.stream  ixgbevf.stream made for 8086:1515, a VF libcompsc
+ *                   has no model for
  *   garbage.bin, empty.bin
  *
  * With --large, inputs too big to commit, for the CLI's resource tests
@@ -38,6 +43,7 @@
  */
 #include <compsc/compsc.h>
 #include <compsc/dev_82576vf.h>
+#include <compsc/dev_82599vf.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +103,30 @@ static const struct compsc_pf_vf_xstate pfext_82599 = {
 		  { .mac = { 0x52, 0x54, 0x00, 0xaa, 0xbb, 0xcc } } },
 };
 
+/* 82599 VF registers its allow-list admits: ring heads, statistics. */
+static const struct compsc_rec_reg regs_82599[] = {
+	{ .offset = COMPSC_82599VF_RDH(0), .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x0000007f },
+	{ .offset = COMPSC_82599VF_TDH(0), .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00000020 },
+	{ .offset = COMPSC_82599VF_RDH(7), .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00000001 },
+	{ .offset = COMPSC_82599VF_TDH(7), .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x000001ff },
+};
+
+static const struct compsc_rec_counter ctrs_82599[] = {
+	{ .offset = COMPSC_82599VF_VFGPRC, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	  .hw_final = 0x00010000u, .total = 0x100010000ull },
+	{ .offset = COMPSC_82599VF_VFGORC_LSB, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	  .hw_final = 0xfffffff0u, .total = 0x3fffffff0ull },
+	{ .offset = COMPSC_82599VF_VFGPTC, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	  .hw_final = 4321, .total = 8765 },
+};
+
+static const struct compsc_ident id_unknown = {
+	.vendor = 0x8086, .device = 0x1515,	/* X540 VF: no model */
+	.subsys_vendor = 0x8086, .subsys_device = 0x0001,
+};
+
 static unsigned char area[8192] __attribute__((aligned(64)));
+static unsigned char area_82599[8192] __attribute__((aligned(64)));
 static u32 area_len;
 
 static void die(const char *what, int err)
@@ -265,6 +294,86 @@ static void write_ixgbe(const char *dir)
 	put(dir, "ixgbe-bad-mac.stream", buf, (size_t)n);
 }
 
+/*
+ * The log the CompSC ixgbevf keeps (drivers/ixgbevf/0002-*), keyed as
+ * ixgbevf_cs_key() keys it: the message type, a VLAN's id or a MAC
+ * filter's index in bits 16 and up.
+ */
+static void fill_replay_82599(struct compsc_area_hdr *a)
+{
+	const u32 mac[3] = { COMPSC_82599VF_MSG_SET_MAC, 0x21005452, 0x4365 };
+	const u32 vlan[2] = { COMPSC_82599VF_MSG_SET_VLAN |
+			      1u << COMPSC_82599VF_MSGINFO_SHIFT, 100 };
+	const u32 macvlan[3] = { COMPSC_82599VF_MSG_SET_MACVLAN |
+				 1u << COMPSC_82599VF_MSGINFO_SHIFT,
+				 0xaa005452, 0xccbb };
+	const u32 xcast[2] = { COMPSC_82599VF_MSG_UPDATE_XCAST, 2 };
+	struct compsc_replay l;
+	int err;
+
+	err = compsc_replay_init(&l, compsc_area_replay(a),
+				 le32_to_cpu(a->replay_len), NULL, 0);
+	if (!err)
+		err = compsc_replay_put(&l, mac[0], mac, sizeof(mac));
+	if (!err)
+		err = compsc_replay_put(&l, COMPSC_82599VF_MSG_SET_VLAN |
+					vlan[1] << COMPSC_82599VF_MSGINFO_SHIFT,
+					vlan, sizeof(vlan));
+	if (!err)
+		err = compsc_replay_put(&l, macvlan[0], macvlan, sizeof(macvlan));
+	if (!err)
+		err = compsc_replay_put(&l, xcast[0], xcast, sizeof(xcast));
+	if (err)
+		die("82599 replay", err);
+}
+
+/* An 82599 VF's area and stream, and the stream for a VF with no model. */
+static void write_82599(const char *dir)
+{
+	const struct compsc_layout_req req = { .nr_cpus = 2, .reg_max = 16,
+		.counter_max = 5, .replay_recs = 4 };
+	struct compsc_area_hdr *a = (struct compsc_area_hdr *)area_82599;
+	struct compsc_counter_desc *c;
+	struct compsc_stream_writer w;
+	static u8 buf[CAP];
+	u8 packed[256];
+	int err = compsc_area_init(area_82599, sizeof(area_82599), &req), n, k;
+	size_t i;
+
+	for (i = 0; !err && i < sizeof(regs_82599) / sizeof(regs_82599[0]); i++) {
+		err = compsc_area_add_reg(a, 0, regs_82599[i].offset,
+					  regs_82599[i].width, regs_82599[i].kind);
+		compsc_area_saved(a)[i] = cpu_to_le64(regs_82599[i].value);
+	}
+	for (i = 0; !err && i < sizeof(ctrs_82599) / sizeof(ctrs_82599[0]); i++) {
+		err = compsc_area_add_counter(a, 0, ctrs_82599[i].offset,
+					      ctrs_82599[i].kind);
+		err = err < 0 ? err : 0;
+		c = &compsc_area_counters(a)[i];
+		c->hw_final = cpu_to_le32(ctrs_82599[i].hw_final);
+		c->total = cpu_to_le64(ctrs_82599[i].total);
+		c->flags = COMPSC_CTR_F_SAVED;
+	}
+	if (err)
+		die("82599 area", err);
+	fill_replay_82599(a);
+	put(dir, "ixgbevf.area", area_82599, le32_to_cpu(a->size));
+	n = pack_replay(a, packed, sizeof(packed));
+	for (k = 0; k < 2; k++) {
+		compsc_stream_begin(&w, buf, CAP, k ? &id_unknown : &id_82599vf);
+		compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY,
+				  regs_82599, sizeof(regs_82599));
+		compsc_stream_add(&w, COMPSC_REC_COUNTERS, 0, ctrs_82599,
+				  sizeof(ctrs_82599));
+		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, packed, (u32)n);
+		err = compsc_stream_end(&w);
+		if (err < 0)
+			die("82599 stream", err);
+		put(dir, k ? "unknown-dev.stream" : "ixgbevf.stream", buf,
+		    (size_t)err);
+	}
+}
+
 /* good.area, its replay log's header or record 1 made hostile. */
 static void write_bad_replays(const char *dir, unsigned char *bad)
 {
@@ -407,6 +516,7 @@ int main(int argc, char **argv)
 	build_area();
 	write_streams(argv[1]);
 	write_ixgbe(argv[1]);
+	write_82599(argv[1]);
 	write_areas(argv[1]);
 	write_junk(argv[1]);
 	return 0;

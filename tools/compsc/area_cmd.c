@@ -33,8 +33,8 @@ static const char area_usage[] =
 "             (policy NAME)\"\n"
 "\n"
 "  --policy NAME  82576vf (default): the allow-list the host enforces for an\n"
-"                 Intel 82576 VF; structure: flags, kinds, widths, alignment\n"
-"                 and overlaps only\n"
+"                 Intel 82576 VF; 82599vf: the same for an Intel 82599 VF;\n"
+"                 structure: flags, kinds, widths, alignment and overlaps only\n"
 "  --json         show as JSON (keys: tools/README.md)\n"
 "\n"
 "An invalid area gives one line on stderr, \"compsc: FILE: <reason>\"\n"
@@ -56,7 +56,7 @@ static int area_opt(struct area_opts *o, int argc, char **argv, int *i,
 	} else if (!strncmp(a, "--policy", 8)) {
 		o->policy = cli_opt_value(argc, argv, i, "--policy");
 		if (!o->policy || !cli_policy(o->policy))
-			return area_usage_err("--policy wants 82576vf or structure");
+			return area_usage_err("--policy wants 82576vf, 82599vf or structure");
 	} else if (a[0] == '-' && a[1]) {
 		return cli_err(EXIT_USAGE, "area: unknown option '%s' (see compsc area --help)", a);
 	} else if (o->file) {

@@ -30,17 +30,20 @@ static const char *writer_name(u32 w)
 	       w == COMPSC_WRITER_WITHDRAWN ? "withdrawn" : "unknown";
 }
 
+/* Registers are named for the VF the policy is for ("structure": none). */
 static const char *area_reg_name(const struct area_ctx *a, u8 bar, u32 off)
 {
-	return strcmp(a->policy_name, "82576vf") ? NULL :
-	       cli_82576vf_reg_name(bar, off);
+	const struct cli_dev *d = cli_dev_by_policy(a->policy_name);
+
+	return d ? d->reg_name(bar, off) : NULL;
 }
 
 /* Replay keys are named for the driver the policy is for, as registers are. */
 static cli_key_name_fn area_key_namer(const struct area_ctx *a)
 {
-	return strcmp(a->policy_name, "82576vf") ? NULL :
-	       cli_82576vf_replay_name;
+	const struct cli_dev *d = cli_dev_by_policy(a->policy_name);
+
+	return d ? d->key_name : NULL;
 }
 
 static u64 area_readers(struct area_ctx *a)

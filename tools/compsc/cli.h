@@ -71,7 +71,22 @@ const char *cli_82576vf_reg_name(u8 bar, u32 offset);
  */
 typedef const char *(*cli_key_name_fn)(u32 key, char *buf, size_t n);
 const char *cli_82576vf_replay_name(u32 key, char *buf, size_t n);
-/* Register policy by name ("82576vf", "structure"), NULL if unknown. */
+/* The same for an 82599 VF (ixgbevf's regs.h names, ixgbevf's keys). */
+const char *cli_82599vf_reg_name(u8 bar, u32 offset);
+const char *cli_82599vf_replay_name(u32 key, char *buf, size_t n);
+/* A VF model the CLI has names for, and its --policy name. */
+struct compsc_devmodel;
+struct cli_dev {
+	const char *policy_name;
+	const struct compsc_devmodel *model;
+	const char *(*reg_name)(u8 bar, u32 offset);
+	cli_key_name_fn key_name;
+};
+/* By PCI ID (compsc_devmodel_find()), or NULL: no names, raw offsets. */
+const struct cli_dev *cli_dev_by_id(u16 vendor, u16 device);
+/* By policy name ("82576vf", "82599vf"), or NULL. */
+const struct cli_dev *cli_dev_by_policy(const char *name);
+/* Register policy by name ("82576vf", "82599vf", "structure"), NULL if unknown. */
 const struct compsc_policy *cli_policy(const char *name);
 #define CLI_POLICY_DEFAULT	"82576vf"
 const char *cli_link_state_name(u8 s);

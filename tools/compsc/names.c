@@ -6,6 +6,8 @@
 #include "cli.h"
 
 #include <compsc/dev_82576vf.h>
+#include <compsc/dev_82599vf.h>
+#include <compsc/host.h>
 #include <string.h>
 
 const char *cli_kind_name(u8 kind)
@@ -134,6 +136,141 @@ const char *cli_82576vf_reg_name(u8 bar, u32 offset)
 }
 
 /*
+ * The replay log key of an 82599 VF (ixgbevf) record, named after the
+ * mailbox message it replays: "SET_MAC", "SET_VLAN(100)",
+ * "SET_MACVLAN(1)" (the filter's index); NULL for a key ixgbevf does not
+ * write. @buf (@n bytes) holds names with a number.
+ */
+const char *cli_82599vf_replay_name(u32 key, char *buf, size_t n)
+{
+	static const char *const names[] = {
+		[COMPSC_82599VF_MSG_RESET] = "RESET",
+		[COMPSC_82599VF_MSG_SET_MAC] = "SET_MAC",
+		[COMPSC_82599VF_MSG_SET_MULTICAST] = "SET_MULTICAST",
+		[COMPSC_82599VF_MSG_SET_LPE] = "SET_LPE",
+		[COMPSC_82599VF_MSG_UPDATE_XCAST] = "UPDATE_XCAST",
+	};
+	u32 type = key & 0xffff, info = key >> COMPSC_82599VF_MSGINFO_SHIFT;
+
+	if (type == COMPSC_82599VF_MSG_SET_VLAN && info < 4096) {
+		snprintf(buf, n, "SET_VLAN(%u)", info);
+		return buf;
+	}
+	if (type == COMPSC_82599VF_MSG_SET_MACVLAN && info >= 1 && info < 256) {
+		snprintf(buf, n, "SET_MACVLAN(%u)", info);
+		return buf;
+	}
+	if (info || type >= sizeof(names) / sizeof(names[0]))
+		return NULL;
+	return names[type];	/* NULL for 0 and the numbered slots */
+}
+
+/*
+ * 82599 VF BAR0 register names, as ixgbevf's regs.h spells them without
+ * the IXGBE_ prefix; offsets from compsc/dev_82599vf.h where it has them.
+ */
+#define QUEUE_REGS_82599(q) \
+	{ COMPSC_82599VF_RDBAL(q), "VFRDBAL(" #q ")" }, \
+	{ COMPSC_82599VF_RDBAL(q) + COMPSC_82599VF_RING_BAH, "VFRDBAH(" #q ")" }, \
+	{ COMPSC_82599VF_RDBAL(q) + COMPSC_82599VF_RING_LEN, "VFRDLEN(" #q ")" }, \
+	{ 0x100c + COMPSC_82599VF_QSTRIDE * (q), "VFDCA_RXCTRL(" #q ")" }, \
+	{ COMPSC_82599VF_RDH(q), "VFRDH(" #q ")" }, \
+	{ 0x1014 + COMPSC_82599VF_QSTRIDE * (q), "VFSRRCTL(" #q ")" }, \
+	{ COMPSC_82599VF_RDT(q), "VFRDT(" #q ")" }, \
+	{ COMPSC_82599VF_RXDCTL(q), "VFRXDCTL(" #q ")" }, \
+	{ 0x102c + COMPSC_82599VF_QSTRIDE * (q), "VFRSCCTL(" #q ")" }, \
+	{ COMPSC_82599VF_TDBAL(q), "VFTDBAL(" #q ")" }, \
+	{ COMPSC_82599VF_TDBAL(q) + COMPSC_82599VF_RING_BAH, "VFTDBAH(" #q ")" }, \
+	{ COMPSC_82599VF_TDBAL(q) + COMPSC_82599VF_RING_LEN, "VFTDLEN(" #q ")" }, \
+	{ 0x200c + COMPSC_82599VF_QSTRIDE * (q), "VFDCA_TXCTRL(" #q ")" }, \
+	{ COMPSC_82599VF_TDH(q), "VFTDH(" #q ")" }, \
+	{ COMPSC_82599VF_TDT(q), "VFTDT(" #q ")" }, \
+	{ COMPSC_82599VF_TXDCTL(q), "VFTXDCTL(" #q ")" }, \
+	{ 0x2038 + COMPSC_82599VF_QSTRIDE * (q), "VFTDWBAL(" #q ")" }, \
+	{ 0x203c + COMPSC_82599VF_QSTRIDE * (q), "VFTDWBAH(" #q ")" }
+
+static const struct reg_name reg_names_82599vf[] = {
+	{ COMPSC_82599VF_CTRL, "VFCTRL" },
+	{ COMPSC_82599VF_STATUS, "VFSTATUS" },
+	{ 0x0010, "VFLINKS" },
+	{ COMPSC_82599VF_EICR, "VTEICR" },
+	{ COMPSC_82599VF_EICS, "VTEICS" },
+	{ COMPSC_82599VF_EIMS, "VTEIMS" },
+	{ COMPSC_82599VF_EIMC, "VTEIMC" },
+	{ 0x0110, "VTEIAC" },
+	{ 0x0114, "VTEIAM" },
+	{ COMPSC_82599VF_IVAR(0), "VTIVAR(0)" },
+	{ COMPSC_82599VF_IVAR(1), "VTIVAR(1)" },
+	{ COMPSC_82599VF_IVAR(2), "VTIVAR(2)" },
+	{ COMPSC_82599VF_IVAR(3), "VTIVAR(3)" },
+	{ COMPSC_82599VF_IVAR_MISC, "VTIVAR_MISC" },
+	{ COMPSC_82599VF_VFMBMEM, "VFMBMEM" },
+	{ COMPSC_82599VF_VFMAILBOX, "VFMAILBOX" },
+	{ 0x0300, "VFPSRTYPE" },
+	{ COMPSC_82599VF_EITR(0), "VTEITR(0)" },
+	{ COMPSC_82599VF_EITR(1), "VTEITR(1)" },
+	{ COMPSC_82599VF_EITR(2), "VTEITR(2)" },
+	{ COMPSC_82599VF_VFGPRC, "VFGPRC" },
+	{ COMPSC_82599VF_VFGORC_LSB, "VFGORC_LSB" },
+	{ COMPSC_82599VF_VFGORC_MSB, "VFGORC_MSB" },
+	{ COMPSC_82599VF_VFMPRC, "VFMPRC" },
+	{ COMPSC_82599VF_VFGPTC, "VFGPTC" },
+	{ COMPSC_82599VF_VFGOTC_LSB, "VFGOTC_LSB" },
+	{ COMPSC_82599VF_VFGOTC_MSB, "VFGOTC_MSB" },
+	{ 0x3000, "VFMRQC" },
+	{ 0x3190, "VFRXMEMWRAP" },
+	QUEUE_REGS_82599(0), QUEUE_REGS_82599(1),
+	QUEUE_REGS_82599(2), QUEUE_REGS_82599(3),
+	QUEUE_REGS_82599(4), QUEUE_REGS_82599(5),
+	QUEUE_REGS_82599(6), QUEUE_REGS_82599(7),
+};
+
+const char *cli_82599vf_reg_name(u8 bar, u32 offset)
+{
+	size_t i;
+
+	for (i = 0; bar == 0 && i < sizeof(reg_names_82599vf) /
+				    sizeof(reg_names_82599vf[0]); i++)
+		if (reg_names_82599vf[i].offset == offset)
+			return reg_names_82599vf[i].name;
+	return NULL;
+}
+
+/*
+ * The VF models the CLI names registers and replay keys for, each with
+ * the --policy name of its allow-list. A stream's model is the one
+ * compsc_devmodel_find() gives for its PCI ID.
+ */
+static const struct cli_dev cli_devs[] = {
+	{ "82576vf", &compsc_82576vf_model, cli_82576vf_reg_name,
+	  cli_82576vf_replay_name },
+	{ "82599vf", &compsc_82599vf_model, cli_82599vf_reg_name,
+	  cli_82599vf_replay_name },
+};
+#define NR_CLI_DEVS	(sizeof(cli_devs) / sizeof(cli_devs[0]))
+
+const struct cli_dev *cli_dev_by_id(u16 vendor, u16 device)
+{
+	const struct compsc_devmodel *dm = compsc_devmodel_find(vendor, device);
+	size_t i;
+
+	for (i = 0; dm && i < NR_CLI_DEVS; i++)
+		if (cli_devs[i].model == dm)
+			return &cli_devs[i];
+	return NULL;
+}
+
+const struct cli_dev *cli_dev_by_policy(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_CLI_DEVS; i++)
+		if (!strcmp(cli_devs[i].policy_name, name))
+			return &cli_devs[i];
+	return NULL;
+}
+
+/*
  * Without a device policy the entries are still judged for structure:
  * every BAR exists with the largest size and every window allows every
  * width and kind, so only flags, kind, width, alignment and overlap count.
@@ -157,13 +294,16 @@ static const struct compsc_policy cli_policy_any = {
 };
 
 /*
- * "82576vf": the host's own allow-list (what the stand-in and the VFIO
- * driver enforce); "structure": entries judged for form only.
+ * "82576vf", "82599vf": the host's own allow-list for that VF (what the
+ * stand-in and the VFIO driver enforce, from the device model);
+ * "structure": entries judged for form only.
  */
 const struct compsc_policy *cli_policy(const char *name)
 {
-	if (!strcmp(name, "82576vf"))
-		return &compsc_82576vf_policy;
+	const struct cli_dev *d = cli_dev_by_policy(name);
+
+	if (d)
+		return d->model->policy;
 	if (!strcmp(name, "structure"))
 		return &cli_policy_any;
 	return NULL;

@@ -33,22 +33,29 @@ static void mac_str(char *out, const u8 *m)
 		 m[3], m[4], m[5]);
 }
 
-/* Register and replay key names only for the device they belong to. */
-static int is_82576vf(const struct compsc_stream_view *v)
+/*
+ * Register and replay key names only for the device they belong to: the
+ * model compsc_devmodel_find() gives for the stream's PCI ID. For an ID
+ * the CLI has no model for, offsets and keys print raw.
+ */
+static const struct cli_dev *stream_dev(const struct compsc_stream_view *v)
 {
-	return v->ident.vendor == COMPSC_82576VF_VENDOR &&
-	       v->ident.device == COMPSC_82576VF_DEVICE;
+	return cli_dev_by_id(v->ident.vendor, v->ident.device);
 }
 
 static const char *reg_name(const struct compsc_stream_view *v, u8 bar,
 			    u32 offset)
 {
-	return is_82576vf(v) ? cli_82576vf_reg_name(bar, offset) : NULL;
+	const struct cli_dev *d = stream_dev(v);
+
+	return d ? d->reg_name(bar, offset) : NULL;
 }
 
 static cli_key_name_fn key_namer(const struct compsc_stream_view *v)
 {
-	return is_82576vf(v) ? cli_82576vf_replay_name : NULL;
+	const struct cli_dev *d = stream_dev(v);
+
+	return d ? d->key_name : NULL;
 }
 
 /* Known record types present in @v, in wire order (END excluded). */
