@@ -1,6 +1,6 @@
 """Statistics stay exact across migrations: interface counters never go back and match what the peer exchanged."""
 
-from compsc_harness.mig import compsc_vfs, link_stats, migrate  # noqa: F401
+from compsc_harness.mig import compsc_vfs, link_stats, migrate, static_neighbours  # noqa: F401
 
 ROUNDS = 3
 PINGS = 20
@@ -10,9 +10,11 @@ def test_migrate_counters(vm, compsc_vfs, peer, measure):
     vf = compsc_vfs[0]
     # Static neighbours on both sides: no ARP, so only our pings cross.
     peer.run("sysctl -qw net.ipv6.conf.all.disable_ipv6=1")
-    peer_mac = peer.run(f"cat /sys/class/net/{peer.bridge}/address").out.strip()
-    peer.run(f"ip neigh replace {vf.ip} lladdr {vf.mac} dev {peer.bridge} nud permanent")
-    vm.run(f"ip neigh replace 10.77.0.1 lladdr {peer_mac} dev {vf.ifname} nud permanent")
+    with static_neighbours(vm, vf, peer):
+        _counted(vm, vf, peer, measure)
+
+
+def _counted(vm, vf, peer, measure):
     base = link_stats(vm, vf.ifname)
     prev = base
     for i in range(ROUNDS):

@@ -14,6 +14,7 @@ against the blackout windows the stand-in reports (see `ping_loss`).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 
@@ -127,6 +128,22 @@ def migrate_restored(vm: VM, vf: VF, restores: int, timeout: float = 60,
                 or time.time() > deadline:
             return res
         wait_restores(vm, vf, restores, timeout=5)
+
+
+@contextlib.contextmanager
+def static_neighbours(vm: VM, vf: VF, peer):
+    """Permanent ARP entries on the peer and in the guest for the block.
+    A test that holds the VF most of the time (back-to-back migrations)
+    loses the neighbours' unicast probes; an entry that fails takes seconds
+    to resolve again, a gap that measures ARP, not the migration."""
+    peer_mac = peer.run(f"cat /sys/class/net/{peer.bridge}/address").out.strip()
+    peer.run(f"ip neigh replace {vf.ip} lladdr {vf.mac} dev {peer.bridge} nud permanent")
+    vm.run(f"ip neigh replace {peer.addr} lladdr {peer_mac} dev {vf.ifname} nud permanent")
+    try:
+        yield
+    finally:
+        peer.run(f"ip neigh del {vf.ip} dev {peer.bridge}", check=False)
+        vm.run(f"ip neigh del {peer.addr} dev {vf.ifname}", check=False)
 
 
 def ethtool_stats(vm: VM, ifname: str, timeout: float = 10) -> dict:
