@@ -759,20 +759,50 @@ race_cleanup_loop(void *dev)
 	return 0;
 }
 
+/* What the port and its area say when no restore came */
+static void
+race_stalled(struct ring_port *rp)
+{
+	struct compsc_area_hdr *a = (void *)(uintptr_t)rp->pf.gpa;
+	struct compsc_area_ctl *ctl;
+	struct compsc_slot *slots;
+	u32 n, i;
+
+	ctl = host_ctl(&rp->pf, &slots, &n);
+	fprintf(stderr, "cleanup race: no restore in 10 s: writer %u version %llu restored %llu inside %llu restores %lld refused %lld busy %lld\n",
+		le32_to_cpu(ctl->writer),
+		(unsigned long long)le64_to_cpu(ctl->version),
+		(unsigned long long)le64_to_cpu(a->restored_version),
+		(unsigned long long)compsc_readers_inside(slots, n),
+		(long long)xstat(rp->cs, "compsc_restores"),
+		(long long)xstat(rp->cs, "compsc_restores_refused"),
+		(long long)xstat(rp->cs, "compsc_busy"));
+	for (i = 0; i < n; i++)
+		if (slots[i].enter != slots[i].exit)
+			fprintf(stderr, "cleanup race: slot %u enter %llu exit %llu\n", i,
+				(unsigned long long)le64_to_cpu(slots[i].enter),
+				(unsigned long long)le64_to_cpu(slots[i].exit));
+}
+
 /*
- * Receive bursts until the port restored (here or on the other lcore);
- * 0 after 10 s without, so that a restore that never comes fails the
- * test instead of hanging it.
+ * A migration to @heads, then receive bursts until the port restored
+ * (here or on the other lcore, which may do it before this lcore reads
+ * the count again: so the count is read before the hand-back); 0 after
+ * 10 s without, so that a restore that never comes fails the test
+ * instead of hanging it.
  */
 static int
-race_restore(struct ring_port *rp, struct rte_mbuf **rx)
+race_migrate(struct ring_port *rp, const uint32_t *heads, struct rte_mbuf **rx)
 {
 	int64_t want = xstat(rp->cs, "compsc_restores") + 1;
-	uint64_t end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	uint64_t end;
+
+	host_migrate(&rp->pf, heads, COMPSC_F_HOST_CONFIGURED);
+	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
 
 	while (xstat(rp->cs, "compsc_restores") < want) {
 		if (rte_get_timer_cycles() > end) {
-			fprintf(stderr, "cleanup race: no restore in 10 s\n");
+			race_stalled(rp);
 			return 0;
 		}
 		ring_rx(rp, rx);
@@ -833,9 +863,8 @@ test_cleanup_race(void)
 		for (i = 0; i < RACE_DONE; i++)
 			fake_dev_tx_done(rp.dev, i);
 		bad |= !race_wait_avail(txp, size - (RACE_SENT - RACE_DONE));
-		host_migrate(&rp.pf, heads, COMPSC_F_HOST_CONFIGURED);
 		/* the restore, while the other lcore cleans up */
-		if (!race_restore(&rp, rx)) {
+		if (!race_migrate(&rp, heads, rx)) {
 			bad = 1;
 			break;
 		}
@@ -848,8 +877,7 @@ test_cleanup_race(void)
 		/* a double free puts more than the pool holds */
 		bad |= rte_mempool_ops_get_count(txp) > size;
 		/* the next round starts at index 0 again */
-		host_migrate(&rp.pf, back, COMPSC_F_HOST_CONFIGURED);
-		bad |= !race_restore(&rp, rx);
+		bad |= !race_migrate(&rp, back, rx);
 	}
 	race_stop = 1;
 	rte_eal_wait_lcore(lcore);
