@@ -37,12 +37,13 @@ fi
 # meson, ninja-build, pkg-config, python3-pyelftools, libnuma-dev, and ccache,
 # which meson picks up by itself: a second checkout's DPDK build then takes
 # seconds instead of minutes (build.sh keeps its cache in ~/.cache/compsc).
+# gawk: DPDK's devtools/checkpatches.sh (make dpdk-check) needs GNU awk.
 PKGS="build-essential make gcc clang llvm libclang-rt-14-dev python3 python3-pytest
       kmod cpio busybox-static iproute2 iperf3 iputils-ping xz-utils zstd bc bison flex
       libelf-dev libssl-dev lz4 dwarves rsync ethtool git binutils util-linux dash
       python3-matplotlib python3-jsonschema python3-pip
       python3-pytest-timeout python3-pytest-xdist libpci-dev pciutils debhelper dh-dkms dkms debootstrap lintian
-      meson ninja-build pkg-config python3-pyelftools libnuma-dev ccache"
+      meson ninja-build pkg-config python3-pyelftools libnuma-dev ccache gawk"
 
 missing=""
 for p in $PKGS; do

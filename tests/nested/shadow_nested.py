@@ -168,6 +168,16 @@ def _lower(guest) -> str:
     return m[1]
 
 
+def _jumbo_path(guest, l1, lower: str) -> str:
+    """Where a jumbo frame may have been dropped: the counters of the
+    guest's lower and of L1's PF and its VFs, and L1's MTUs."""
+    l2 = guest.run(f"ip -s -s link show dev {lower}; ethtool -S {lower}")
+    at_l1 = l1.sh("pf=$(l1_pf); ip -s -s link show dev $pf; ethtool -S $pf | grep -v ': 0$'; "
+                  "for i in /sys/class/net/*; do echo ${i##*/} mtu $(cat $i/mtu); done",
+                  check=False).out
+    return f"L2 {lower}:\n{l2}\nL1:\n{at_l1}"
+
+
 def check(guest, l1, peer, where: str, promisc_traffic: bool) -> dict:
     """Peer traffic proves each setting on the NIC the guest has now; every
     check runs, and the AssertionError names all that failed (one run of
@@ -184,7 +194,7 @@ def check(guest, l1, peer, where: str, promisc_traffic: bool) -> dict:
     r = peer.run(["ping", "-n", "-c", "3", "-i", "0.3", "-s", str(MTU - 28), "-M", "do",
                   "-w", "20", L2_IP], timeout=30, check=False)
     if r.out.count("bytes from") < 2:
-        bad.append(f"MTU {MTU} ping: {r.out}")
+        bad.append(f"MTU {MTU} ping: {r.out}\n{_jumbo_path(guest, l1, lower)}")
     tagged = vlan_arp(peer, VID, VLAN_ADDR)
     if tagged < 2:
         bad.append(f"VLAN {VID}: {tagged} of 3 tagged ARPs answered")
