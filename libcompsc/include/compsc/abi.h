@@ -120,7 +120,13 @@ struct compsc_slot {
 compsc_static_assert(sizeof(struct compsc_slot) == COMPSC_CACHELINE, "slot");
 
 /* Register kinds: what the hypervisor may do with a listed register. */
-#define COMPSC_REG_PLAIN	1	/* read-write, no side effects: save/restore */
+/*
+ * PLAIN: read at the take without side effects; the destination hands the
+ * value to the guest in the area's saved values and never writes it to
+ * the device. The guest's restore decides what it means (a ring head,
+ * read-only on the device, becomes a ring shift).
+ */
+#define COMPSC_REG_PLAIN	1	/* saved for the guest, never written back */
 #define COMPSC_REG_COUNTER_RO	2	/* read-only counter, wraps at 2^32 */
 #define COMPSC_REG_COUNTER_RC	3	/* read-clear counter */
 
