@@ -148,30 +148,46 @@ static void put(const char *dir, const char *name, const void *p, size_t n)
 	}
 }
 
+/* One message of a replay log, under its key. */
+struct sample_rec {
+	u32 key;
+	const u32 *msg;
+	u32 len;
+};
+
+/* @n records into @a's replay log, in order; @what names the log. */
+static void fill_log(struct compsc_area_hdr *a, const struct sample_rec *recs,
+		     size_t n, const char *what)
+{
+	struct compsc_replay l;
+	size_t i;
+	int err;
+
+	err = compsc_replay_init(&l, compsc_area_replay(a),
+				 le32_to_cpu(a->replay_len), NULL, 0);
+	for (i = 0; !err && i < n; i++)
+		err = compsc_replay_put(&l, recs[i].key, recs[i].msg, recs[i].len);
+	if (err)
+		die(what, err);
+}
+
 /*
  * The log igbvf keeps (drivers/igbvf/0002-*): the mailbox messages the PF
  * keeps as VF state, keyed by message type, a VLAN's by type and id.
  */
 static void fill_replay(struct compsc_area_hdr *a)
 {
-	const u32 mac[3] = { COMPSC_82576VF_MSG_SET_MAC, 0x12005452, 0x5634 };
-	const u32 lpe[2] = { COMPSC_82576VF_MSG_SET_LPE, 1522 };
-	const u32 vlan[2] = { COMPSC_82576VF_MSG_SET_VLAN |
-			      1u << COMPSC_82576VF_MSGINFO_SHIFT, 10 };
-	struct compsc_replay l;
-	int err;
+	static const u32 mac[3] = { COMPSC_82576VF_MSG_SET_MAC, 0x12005452, 0x5634 };
+	static const u32 lpe[2] = { COMPSC_82576VF_MSG_SET_LPE, 1522 };
+	static const u32 vlan[2] = { COMPSC_82576VF_MSG_SET_VLAN |
+				     1u << COMPSC_82576VF_MSGINFO_SHIFT, 10 };
+	const struct sample_rec recs[] = {
+		{ mac[0], mac, sizeof(mac) },
+		{ lpe[0], lpe, sizeof(lpe) },
+		{ COMPSC_82576VF_MSG_SET_VLAN | vlan[1] << 16, vlan, sizeof(vlan) },
+	};
 
-	err = compsc_replay_init(&l, compsc_area_replay(a),
-				 le32_to_cpu(a->replay_len), NULL, 0);
-	if (!err)
-		err = compsc_replay_put(&l, mac[0], mac, sizeof(mac));
-	if (!err)
-		err = compsc_replay_put(&l, lpe[0], lpe, sizeof(lpe));
-	if (!err)
-		err = compsc_replay_put(&l, COMPSC_82576VF_MSG_SET_VLAN |
-					vlan[1] << 16, vlan, sizeof(vlan));
-	if (err)
-		die("replay", err);
+	fill_log(a, recs, sizeof(recs) / sizeof(recs[0]), "replay");
 }
 
 /* An area at the moment the host holds the device, one reader still inside. */
@@ -301,30 +317,22 @@ static void write_ixgbe(const char *dir)
  */
 static void fill_replay_82599(struct compsc_area_hdr *a)
 {
-	const u32 mac[3] = { COMPSC_82599VF_MSG_SET_MAC, 0x21005452, 0x4365 };
-	const u32 vlan[2] = { COMPSC_82599VF_MSG_SET_VLAN |
-			      1u << COMPSC_82599VF_MSGINFO_SHIFT, 100 };
-	const u32 macvlan[3] = { COMPSC_82599VF_MSG_SET_MACVLAN |
-				 1u << COMPSC_82599VF_MSGINFO_SHIFT,
-				 0xaa005452, 0xccbb };
-	const u32 xcast[2] = { COMPSC_82599VF_MSG_UPDATE_XCAST, 2 };
-	struct compsc_replay l;
-	int err;
+	static const u32 mac[3] = { COMPSC_82599VF_MSG_SET_MAC, 0x21005452, 0x4365 };
+	static const u32 vlan[2] = { COMPSC_82599VF_MSG_SET_VLAN |
+				     1u << COMPSC_82599VF_MSGINFO_SHIFT, 100 };
+	static const u32 macvlan[3] = { COMPSC_82599VF_MSG_SET_MACVLAN |
+					1u << COMPSC_82599VF_MSGINFO_SHIFT,
+					0xaa005452, 0xccbb };
+	static const u32 xcast[2] = { COMPSC_82599VF_MSG_UPDATE_XCAST, 2 };
+	const struct sample_rec recs[] = {
+		{ mac[0], mac, sizeof(mac) },
+		{ COMPSC_82599VF_MSG_SET_VLAN | vlan[1] << COMPSC_82599VF_MSGINFO_SHIFT,
+		  vlan, sizeof(vlan) },
+		{ macvlan[0], macvlan, sizeof(macvlan) },
+		{ xcast[0], xcast, sizeof(xcast) },
+	};
 
-	err = compsc_replay_init(&l, compsc_area_replay(a),
-				 le32_to_cpu(a->replay_len), NULL, 0);
-	if (!err)
-		err = compsc_replay_put(&l, mac[0], mac, sizeof(mac));
-	if (!err)
-		err = compsc_replay_put(&l, COMPSC_82599VF_MSG_SET_VLAN |
-					vlan[1] << COMPSC_82599VF_MSGINFO_SHIFT,
-					vlan, sizeof(vlan));
-	if (!err)
-		err = compsc_replay_put(&l, macvlan[0], macvlan, sizeof(macvlan));
-	if (!err)
-		err = compsc_replay_put(&l, xcast[0], xcast, sizeof(xcast));
-	if (err)
-		die("82599 replay", err);
+	fill_log(a, recs, sizeof(recs) / sizeof(recs[0]), "82599 replay");
 }
 
 /* An 82599 VF's area and stream, and the stream for a VF with no model. */
