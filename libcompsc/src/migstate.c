@@ -85,6 +85,19 @@ static u32 compsc_mig_to_running(u32 ctx)
 	return unpause;
 }
 
+/*
+ * Into a state where the VM may stop with the device neither taken nor
+ * paused (the take at the switch-over failed, or there is no area): the
+ * VF would go on with its DMA in STOP_COPY and STOP, which the VFIO uAPI
+ * forbids. The PF stops it; the arc back to a running state gives it back.
+ */
+static u32 compsc_mig_quiesce(u32 ctx)
+{
+	if (ctx & (COMPSC_MIG_C_HELD | COMPSC_MIG_C_PAUSED))
+		return 0;
+	return COMPSC_MIG_A_PAUSE;
+}
+
 /* Arcs in and out of the two PRE_COPY states. */
 static u32 compsc_mig_precopy_arc(u32 from, u32 to, u32 ctx)
 {
@@ -93,8 +106,8 @@ static u32 compsc_mig_precopy_arc(u32 from, u32 to, u32 ctx)
 		       (ctx & COMPSC_MIG_C_AREA ? COMPSC_MIG_A_SAVE_PRE : 0);
 	if (to == COMPSC_MIG_RUNNING)		/* cancelled while running */
 		return COMPSC_MIG_A_SAVE_END | compsc_mig_to_running(ctx);
-	if (to == COMPSC_MIG_RUNNING_P2P)
-		return COMPSC_MIG_A_SAVE_END;
+	if (to == COMPSC_MIG_RUNNING_P2P)	/* a STOP may follow */
+		return COMPSC_MIG_A_SAVE_END | compsc_mig_quiesce(ctx);
 	if (to == COMPSC_MIG_PRE_COPY_P2P)	/* last chance, vCPUs may be paused */
 		return compsc_mig_take(ctx);
 	/* PRE_COPY_P2P -> PRE_COPY: running again */
@@ -110,6 +123,7 @@ static u32 compsc_mig_stop_copy(u32 from, u32 ctx)
 	/* a paused VM's state asked for: take now, save what that holds */
 	if ((ctx & COMPSC_MIG_C_PAUSED) && compsc_mig_take(ctx))
 		actions = COMPSC_MIG_A_TAKE | COMPSC_MIG_A_SAVE;
+	actions |= compsc_mig_quiesce(ctx);
 
 	/* from PRE_COPY_P2P the save fd is already open and stays the same */
 	if (from == COMPSC_MIG_STOP)

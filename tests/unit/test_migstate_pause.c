@@ -1,4 +1,4 @@
-/* A host with PRE_COPY pauses a paused VM's device through its PF instead of taking it, gives it back on the way to running, and takes it only if the paused VM's state is asked for. */
+/* A host with PRE_COPY pauses a paused VM's device through its PF instead of taking it, gives it back on the way to running, and takes it only if the paused VM's state is asked for; a migration whose switch-over holds nothing pauses it too, until the VM runs again. */
 #include "migstate_util.h"
 
 #define C_PRE	COMPSC_MIG_C_PRECOPY
@@ -52,6 +52,25 @@ int main(void)
 	/* pre-copy begun while paused, then running again: the pause ends */
 	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_PRE_COPY,
 		     C_PRE | C_AREA | C_PAUSE), A_UNPAUSE);
+	/* the switch-over's take failed (or no area): nothing held, so the PF
+	 * stops the DMA for STOP_COPY and STOP, and gives it back to a
+	 * running VM; a pause is never made twice */
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_STOP_COPY,
+		     C_PRE | C_AREA), A_PAUSE | COMPSC_MIG_A_SAVE_FAIL);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_STOP_COPY, C_PRE),
+		 A_PAUSE | COMPSC_MIG_A_SAVE_FAIL);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_STOP_COPY,
+		     C_PRE | C_PAUSE), COMPSC_MIG_A_SAVE_FAIL);
+	CHECK_EQ(act(COMPSC_MIG_STOP_COPY, COMPSC_MIG_STOP,
+		     C_PRE | C_AREA | C_PAUSE), COMPSC_MIG_A_SAVE_END);
+	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING,
+		     C_PRE | C_AREA | C_PAUSE), A_UNPAUSE);
+	/* failed before STOP_COPY: the way to STOP is paused as well */
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_RUNNING_P2P,
+		     C_PRE | C_AREA), COMPSC_MIG_A_SAVE_END | A_PAUSE);
+	CHECK_EQ(act(COMPSC_MIG_PRE_COPY_P2P, COMPSC_MIG_RUNNING_P2P,
+		     C_PRE | C_AREA | C_HELD), COMPSC_MIG_A_SAVE_END);
+
 	/* the destination hands over as before */
 	CHECK_EQ(act(COMPSC_MIG_RUNNING_P2P, COMPSC_MIG_RUNNING,
 		     C_PRE | C_AREA | C_LOAD), COMPSC_MIG_A_GIVE);

@@ -75,7 +75,10 @@
  * failed or the area was refused): QEMU resets a device whose STOP_COPY
  * arc fails, which would take the device from the very guest the refusal
  * protects. The failure travels in the data instead (A_SAVE_FAIL), so the
- * migration fails and the guest keeps its device untouched.
+ * migration fails and the guest keeps its device untouched. A device that
+ * is neither held nor paused on the way into STOP_COPY, or from
+ * PRE_COPY_P2P back to RUNNING_P2P (a STOP may follow), is paused there
+ * (A_PAUSE, below): a stopped VM's device does no DMA.
  *
  * A host that offers PRE_COPY (COMPSC_MIG_C_PRECOPY) takes the device on
  * the size query of a migration, which goes through PRE_COPY; RUNNING ->
