@@ -80,6 +80,7 @@ int compsc_uvf_init(struct compsc_uvf *vf, void *mem, u32 len, u64 iova,
 	vf->priv = priv;
 	vf->env = *env;
 	vf->wait_ns = wait_ns;
+	vf->hold_max_ns = (u64)COMPSC_HOLD_MAX_MS * 1000000;
 	vf->nr_regs = d->nr_regs;
 	vf->nr_ctrs = d->nr_ctrs;
 	return 0;
@@ -158,6 +159,34 @@ static int __compsc_uvf_restore(struct compsc_uvf *vf)
 	return -COMPSC_EBUSY;
 }
 
+/*
+ * An entry backed off: is the host still holding the same hold, and for
+ * how long? See __compsc_uvf_slow() in compsc/uvf.h.
+ */
+static void __compsc_uvf_hold_bound(struct compsc_uvf *vf)
+{
+	const struct compsc_area_ctl *ctl = vf->reader.ctl;
+	u64 version = le64_to_cpu(READ_ONCE(ctl->version)), now, since;
+
+	if (le32_to_cpu(READ_ONCE(ctl->writer)) != COMPSC_WRITER_HELD) {
+		__atomic_store_n(&vf->held_since, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	now = vf->env.now_ns(vf->env.ctx) | 1;
+	since = __atomic_load_n(&vf->held_since, __ATOMIC_RELAXED);
+	if (!since ||
+	    __atomic_load_n(&vf->held_version, __ATOMIC_RELAXED) != version) {
+		__atomic_store_n(&vf->held_version, version, __ATOMIC_RELAXED);
+		__atomic_store_n(&vf->held_since, now, __ATOMIC_RELAXED);
+		return;
+	}
+	if (now - since < vf->hold_max_ns)
+		return;
+	__atomic_store_n(&vf->held_since, 0, __ATOMIC_RELAXED);
+	if (compsc_reader_give_up(&vf->reader))
+		__atomic_fetch_add(&vf->given_up, 1, __ATOMIC_RELAXED);
+}
+
 int __compsc_uvf_slow(struct compsc_uvf *vf, u32 slot, int ret)
 {
 	if (ret == COMPSC_READ_RESTORE) {
@@ -167,6 +196,7 @@ int __compsc_uvf_slow(struct compsc_uvf *vf, u32 slot, int ret)
 		compsc_read_exit(&vf->reader, slot);
 	}
 	__atomic_fetch_add(&vf->busy, 1, __ATOMIC_RELAXED);
+	__compsc_uvf_hold_bound(vf);
 	return ret;
 }
 
@@ -179,8 +209,10 @@ int compsc_uvf_enter(struct compsc_uvf *vf)
 		if (ret)
 			compsc_read_leave(&vf->reader);
 	}
-	if (ret)
+	if (ret) {
 		__atomic_fetch_add(&vf->busy, 1, __ATOMIC_RELAXED);
+		__compsc_uvf_hold_bound(vf);
+	}
 	return ret;
 }
 

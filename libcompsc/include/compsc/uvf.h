@@ -79,6 +79,16 @@ struct compsc_uvf {
 	 */
 	u32 mbx_msg[COMPSC_UVF_MBX_WORDS];
 	u32 mbx_len;			/* bytes */
+	/*
+	 * The guest's bound on a hold (COMPSC_HOLD_MAX_MS; a test may
+	 * shorten hold_max_ns after init): when an entry that backed off
+	 * first saw the host holding this version (env clock | 1, 0: not
+	 * held at the last look). Racy by design, relaxed: a lost update
+	 * only moves the bound by one look.
+	 */
+	u64 held_since;
+	u64 held_version;
+	u64 hold_max_ns;
 	/* statistics, relaxed atomic adds: any thread may count */
 	u64 busy;		/* entries that found the host holding the device */
 	u64 restores;		/* restores that ran */
@@ -87,6 +97,7 @@ struct compsc_uvf {
 	u64 replay_lost;	/* acknowledged messages the full log could not keep */
 	u64 replay_nacks;	/* replayed messages the new PF refused */
 	u64 dirty_pages;	/* pages marked dirty (compsc_uvf_mark_dirty()) */
+	u64 given_up;		/* holds past the bound, taken back */
 };
 
 /** compsc_uvf_area_size() - bytes of area @d needs, 0 if out of range. */
@@ -112,7 +123,14 @@ int compsc_uvf_register(struct compsc_uvf *vf);
  */
 int compsc_uvf_unregister(struct compsc_uvf *vf);
 
-/** __compsc_uvf_slow() - internal: the burst entry found no plain path. */
+/*
+ * __compsc_uvf_slow() - internal: the burst entry found no plain path.
+ * A burst that backs off also looks at how long the host has held the
+ * device: past hold_max_ns of the guest's own clock, with the same
+ * version held at every look, the host is gone (a destination that never
+ * reached the area) and the device is taken back as lost
+ * (compsc_reader_give_up()): the next entry restores by a reset.
+ */
 int __compsc_uvf_slow(struct compsc_uvf *vf, u32 slot, int ret);
 
 /*
