@@ -448,6 +448,19 @@ class L1(VM):
         assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
 
     @contextlib.contextmanager
+    def vfio_param(self, name: str, value):
+        """While the block runs, compsc_vfio's module parameter @name
+        (writable at run time: hold_ms, take_timeout_ms) is @value;
+        leaving it puts back what it was."""
+        path = f"{VFIO_PARAMS}/{name}"
+        old = self.sh(f"cat {path}").out.strip()
+        self.sh(f"echo {value} > {path}")
+        try:
+            yield
+        finally:
+            self.sh(f"echo {old} > {path}")
+
+    @contextlib.contextmanager
     def hold_open(self, hold_ms: int = 600000):
         """While the block runs, a migration started in it stays in
         pre-copy with the device taken: compsc_vfio's test-only fault_size
@@ -455,14 +468,12 @@ class L1(VM):
         keeps the take's own bound out of the test. release_hold() lets it
         switch over; leaving the block restores both. Yields the dmesg
         mark at the start."""
-        hold0 = self.sh(f"cat {VFIO_PARAMS}/hold_ms").out.strip()
-        self.sh(f"echo {hold_ms} > {VFIO_PARAMS}/hold_ms")
-        self.vfio_fault("fault_size", 1 << 40)
-        try:
-            yield len(self.sh("dmesg").out)
-        finally:
-            self.vfio_fault("fault_size", 0)
-            self.sh(f"echo {hold0} > {VFIO_PARAMS}/hold_ms")
+        with self.vfio_param("hold_ms", hold_ms):
+            self.vfio_fault("fault_size", 1 << 40)
+            try:
+                yield len(self.sh("dmesg").out)
+            finally:
+                self.vfio_fault("fault_size", 0)
 
     @contextlib.contextmanager
     def call_stacks(self, *funcs: str):
@@ -491,15 +502,10 @@ class L1(VM):
                         f"echo '-:{name}' >> {trace}/kprobe_events", check=False)
             self.sh(f"echo 0 > {trace}/tracing_on", check=False)
 
-    @contextlib.contextmanager
     def take_timeout(self, ms: int):
-        """While the block runs, compsc_vfio's takes wait at most @ms for
-        the guest's readers; leaving it restores the bench's bound."""
-        self.sh(f"echo {ms} > {VFIO_PARAMS}/take_timeout_ms")
-        try:
-            yield
-        finally:
-            self.sh(f"echo {TAKE_TIMEOUT_MS} > {VFIO_PARAMS}/take_timeout_ms")
+        """While the block (a context manager) runs, compsc_vfio's takes
+        wait at most @ms for the guest's readers."""
+        return self.vfio_param("take_timeout_ms", ms)
 
     def stall_reader(self, name: str, ms: int) -> float:
         """Keep one reader of the L2 @name's igbvf (its watchdog task,
