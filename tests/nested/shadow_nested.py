@@ -171,10 +171,10 @@ def _lower(guest) -> str:
 def _jumbo_path(guest, l1, lower: str) -> str:
     """Where a jumbo frame may have been dropped: the counters of the
     guest's lower and of L1's PF and its VFs, and L1's MTUs."""
-    l2 = guest.run(f"ip -s -s link show dev {lower}; ethtool -S {lower}")
+    l2 = guest.run(f"ip -s -s link show dev {lower}; ethtool -S {lower}; dmesg | tail -n 25")
     at_l1 = l1.sh("pf=$(l1_pf); ip -s -s link show dev $pf; ethtool -S $pf | grep -v ': 0$'; "
-                  "for i in /sys/class/net/*; do echo ${i##*/} mtu $(cat $i/mtu); done",
-                  check=False).out
+                  "for i in /sys/class/net/*; do echo ${i##*/} mtu $(cat $i/mtu); done; "
+                  "dmesg | tail -n 25", check=False).out
     return f"L2 {lower}:\n{l2}\nL1:\n{at_l1}"
 
 
