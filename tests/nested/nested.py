@@ -1013,15 +1013,23 @@ def restores(stat: dict) -> int:
     return int(stat.get("compsc_restores", -1))
 
 
+# How the stream's shutdown by migrate_cancel shows when the migration
+# thread meets it before it sees the cancel: on a read (the return path)
+# or on a write to the socket.
+CANCEL_SHUTDOWN = re.compile(r"Channel error: Input/output error|"
+                             r"Unable to write to socket: Broken pipe")
+
+
 def cancelled(res: dict) -> bool:
     """Whether migrate_cancel ended the migration of query-migrate's @res:
-    "cancelled", or "failed" on the channel's I/O error. The cancel shuts
-    the stream down, and QEMU's migration thread, if it read the state
-    just before, takes that shutdown for a stream error and fails instead
-    (migration_detect_error()): the same end for the VM and its device."""
+    "cancelled", or "failed" on the channel the cancel shut down. The
+    cancel shuts the stream down, and QEMU's migration thread, if it read
+    the state just before, takes that shutdown for a stream error and
+    fails instead (migration_detect_error()): the same end for the VM and
+    its device."""
     return res.get("status") == "cancelled" or (
         res.get("status") == "failed"
-        and "Channel error: Input/output error" in res.get("error-desc", ""))
+        and bool(CANCEL_SHUTDOWN.search(res.get("error-desc", ""))))
 
 
 def answers(peer, tries: int = 6, pause: float = 5) -> int:
