@@ -38,7 +38,8 @@ def test_take_bounded(l1, peer):
         assert info["status"] == "active", info
         got = len([t for t, _ in ps.trace.replies if t0 <= t <= t1])
         gap = ps.trace.max_gap(t0, t1)
-        assert got >= WINDOW_S, f"{got} replies in {WINDOW_S} s of pre-copy"
+        assert got >= WINDOW_S, (f"{got} replies in {WINDOW_S} s of pre-copy; L1: "
+                                 + l1.sh("dmesg").out[mark:][-3000:])
         assert gap < 3 * HOLD_MS / 1000 + 2, f"{gap:.1f} s without a reply"
     res = l1.migrate_wait()
     assert res["status"] == "completed", res
