@@ -190,6 +190,34 @@ static void fill_replay(struct compsc_area_hdr *a)
 	fill_log(a, recs, sizeof(recs) / sizeof(recs[0]), "replay");
 }
 
+/*
+ * The area's register and counter lists from stream records, with the
+ * values the host saved: the same entries a stream of them carries.
+ */
+static int fill_lists(struct compsc_area_hdr *a,
+		      const struct compsc_rec_reg *r, size_t nr_regs,
+		      const struct compsc_rec_counter *ctr, size_t nr_ctrs)
+{
+	struct compsc_counter_desc *c;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr_regs; i++) {
+		err = compsc_area_add_reg(a, r[i].bar, r[i].offset, r[i].width,
+					  r[i].kind);
+		compsc_area_saved(a)[i] = cpu_to_le64(r[i].value);
+	}
+	for (i = 0; !err && i < nr_ctrs; i++) {
+		err = compsc_area_add_counter(a, 0, ctr[i].offset, ctr[i].kind);
+		err = err < 0 ? err : 0;
+		c = &compsc_area_counters(a)[i];
+		c->hw_final = cpu_to_le32(ctr[i].hw_final);
+		c->total = cpu_to_le64(ctr[i].total);
+		c->flags = COMPSC_CTR_F_SAVED;
+	}
+	return err;
+}
+
 /* An area at the moment the host holds the device, one reader still inside. */
 static void build_area(void)
 {
@@ -197,23 +225,11 @@ static void build_area(void)
 		.counter_max = 4, .replay_recs = 4 };
 	struct compsc_area_hdr *a = (struct compsc_area_hdr *)area;
 	struct compsc_area_ctl *ctl;
-	struct compsc_counter_desc *c;
-	size_t i;
 	int err = compsc_area_init(area, sizeof(area), &req);
 
-	for (i = 0; !err && i < NR_AREA_REGS; i++) {
-		err = compsc_area_add_reg(a, regs[i].bar, regs[i].offset, regs[i].width,
-					  regs[i].kind);
-		compsc_area_saved(a)[i] = cpu_to_le64(regs[i].value);
-	}
-	for (i = 0; !err && i < sizeof(ctrs) / sizeof(ctrs[0]); i++) {
-		err = compsc_area_add_counter(a, 0, ctrs[i].offset, ctrs[i].kind);
-		err = err < 0 ? err : 0;
-		c = &compsc_area_counters(a)[i];
-		c->hw_final = cpu_to_le32(ctrs[i].hw_final);
-		c->total = cpu_to_le64(ctrs[i].total);
-		c->flags = COMPSC_CTR_F_SAVED;
-	}
+	if (!err)
+		err = fill_lists(a, regs, NR_AREA_REGS, ctrs,
+				 sizeof(ctrs) / sizeof(ctrs[0]));
 	if (err)
 		die("area", err);
 	ctl = compsc_area_ctl(a);
@@ -341,27 +357,15 @@ static void write_82599(const char *dir)
 	const struct compsc_layout_req req = { .nr_cpus = 2, .reg_max = 16,
 		.counter_max = 5, .replay_recs = 4 };
 	struct compsc_area_hdr *a = (struct compsc_area_hdr *)area_82599;
-	struct compsc_counter_desc *c;
 	struct compsc_stream_writer w;
 	static u8 buf[CAP];
 	u8 packed[256];
 	int err = compsc_area_init(area_82599, sizeof(area_82599), &req), n, k;
-	size_t i;
 
-	for (i = 0; !err && i < sizeof(regs_82599) / sizeof(regs_82599[0]); i++) {
-		err = compsc_area_add_reg(a, 0, regs_82599[i].offset,
-					  regs_82599[i].width, regs_82599[i].kind);
-		compsc_area_saved(a)[i] = cpu_to_le64(regs_82599[i].value);
-	}
-	for (i = 0; !err && i < sizeof(ctrs_82599) / sizeof(ctrs_82599[0]); i++) {
-		err = compsc_area_add_counter(a, 0, ctrs_82599[i].offset,
-					      ctrs_82599[i].kind);
-		err = err < 0 ? err : 0;
-		c = &compsc_area_counters(a)[i];
-		c->hw_final = cpu_to_le32(ctrs_82599[i].hw_final);
-		c->total = cpu_to_le64(ctrs_82599[i].total);
-		c->flags = COMPSC_CTR_F_SAVED;
-	}
+	if (!err)
+		err = fill_lists(a, regs_82599,
+				 sizeof(regs_82599) / sizeof(regs_82599[0]), ctrs_82599,
+				 sizeof(ctrs_82599) / sizeof(ctrs_82599[0]));
 	if (err)
 		die("82599 area", err);
 	fill_replay_82599(a);
