@@ -546,6 +546,9 @@ static int compsc_vf_restore(struct compsc_vf *vf)
 		vf->ops->rearm_irqs(vf, true);
 	}
 	compsc_vf_tl_restored(vf, t0);
+	/* the task tells the wire where we are now, with RTNL */
+	set_bit(COMPSC_VF_ANNOUNCE, &vf->flags);
+	compsc_vf_kick(vf);
 	return n;
 }
 
@@ -1063,6 +1066,21 @@ static void compsc_vf_resume(struct compsc_vf *vf)
 	local_bh_enable();
 }
 
+/* After a restore the guest may sit behind another host's port: until it
+ * sends, the switches keep its MAC where it was and its frames go to the
+ * host it left. Announce it as a VM whose virtio-net NIC moved does
+ * (gratuitous ARP, unsolicited neighbour advertisements, IGMP reports),
+ * on every restore: the guest cannot tell whether it changed host.
+ * Called with RTNL held.
+ */
+static void compsc_vf_announce_moved(struct compsc_vf *vf)
+{
+	if (test_and_clear_bit(COMPSC_VF_ANNOUNCE, &vf->flags)) {
+		__netdev_notify_peers(vf->netdev);
+		vf->announces++;
+	}
+}
+
 /* The host holds the device (a pre-copy take may last seconds): a queue
  * stopped for it is not a hung one, and the stack's transmit watchdog must
  * not reset the VF over it. Refreshed at least once a second by the task,
@@ -1121,6 +1139,7 @@ static void compsc_vf_task(struct work_struct *work)
 	vf->ops->rearm_irqs(vf, false);
 	compsc_vf_leave(vf);
 	compsc_vf_resume(vf);
+	compsc_vf_announce_moved(vf);
 	rtnl_unlock();
 	return;
 
@@ -1320,6 +1339,7 @@ static const char compsc_vf_stat_names[COMPSC_VF_STATS_LEN][ETH_GSTRING_LEN] = {
 	"compsc_cfg_deferred",
 	"compsc_first_rx_us",
 	"compsc_state_lost",
+	"compsc_announces",
 };
 
 void compsc_vf_get_strings(struct compsc_vf *vf, u8 *data)
@@ -1350,4 +1370,5 @@ void compsc_vf_get_stats(struct compsc_vf *vf, u64 *data)
 	data[14] = vf->cfg_deferred;
 	data[15] = vf->first_rx_us;
 	data[16] = vf->state_lost;
+	data[17] = vf->announces;
 }

@@ -68,10 +68,15 @@ l1_mgmt() {
 		l1_insmod $m
 	done
 	# virtio_net probes while insmod runs: the NIC is there now or never
+	l1_nic_up "$1" "$2" || return 1
+	echo "$2" > /run/mgmt.ip
+}
+
+# l1_nic_up MAC IP: L1's NIC with MAC up at IP/24
+l1_nic_up() {
 	dev=$(l1_if_of "$1") || return 1
 	ip addr add "$2/24" dev "$dev"
 	ip link set "$dev" up
-	echo "$2" > /run/mgmt.ip
 }
 
 # l2_nic NAME DEV: the QEMU NIC arguments of an L2. DEV is a VF's BDF

@@ -44,6 +44,15 @@ MGMT_MAC = "52:54:00:77:0f:01"
 # L1's uplink (L1(uplink=True)): a second port to the peer's bridge, for
 # the taps of virtio-net destinations (l1lib.sh l1_uplink_tap)
 UPLINK_MAC = "52:54:00:77:0f:02"
+# Two hosts (L1(host=0), L1(host=1)): a point-to-point link between the
+# two L1s (UDP datagrams between their QEMUs, on the peer's loopback)
+# carries the migration stream, as a management network does between two
+# machines. Host i's NIC on it has LINK_MAC and link_ip(i); its QEMU
+# forwards the QMP ports from HOST_FWD_STRIDE * i above them, since both
+# L1s' forwards listen in the one peer namespace.
+LINK_MAC = "52:54:00:77:0f:03"
+LINK_UDP_PORT = 7100
+HOST_FWD_STRIDE = 100
 L2_IP = vf_ip(0)
 # What the L2s run on (mk/nested.mk NESTED_ACCEL): "kvm", KVM inside L1
 # (kvm-amd over the AMD SVM with nested paging that L1's TCG CPU
@@ -285,9 +294,11 @@ class L2Silent(AssertionError):
 class L1(VM):
     """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
 
-    def __init__(self, peer, name="l1", mem=1536, smp=None, uplink=False, **kw):
+    def __init__(self, peer, name="l1", mem=1536, smp=None, uplink=False, host=None, **kw):
         bench = Bench()
         self._uplink = uplink
+        self.host = host                # its index in a two-host test, or None
+        self.fwd = HOST_FWD_STRIDE * (host or 0)
         self.uplink_tap = None          # its tap on the peer's side, once booted
         self._share = share_dir(bench)
         smp = smp or int(os.environ.get("COMPSC_L1_SMP", "1"))
@@ -315,7 +326,8 @@ class L1(VM):
         if L2_ACCEL == "kvm":
             argv += ["-cpu", L1_KVM_CPU]
         i = argv.index("-display")
-        fwd = ",".join(f"hostfwd=tcp:127.0.0.1:{p}-{MGMT_IP}:{p}" for p in (SRC_PORT, DST_PORT))
+        fwd = ",".join(f"hostfwd=tcp:127.0.0.1:{p + self.fwd}-{MGMT_IP}:{p}"
+                       for p in (SRC_PORT, DST_PORT))
         # the IOMMU first, so every PCI device sits behind it
         return (argv[:i] + ["-device", "intel-iommu,intremap=on,caching-mode=on"] + argv[i:] +
                 ["-virtfs", f"local,path={self._share},mount_tag=share,security_model=none,"
@@ -323,7 +335,21 @@ class L1(VM):
                  # restrict=on: L1 reaches nothing through it; the forwards still work
                  "-netdev", f"user,id=mgmt,restrict=on,{fwd}",
                  "-device", f"virtio-net-pci,netdev=mgmt,mac={MGMT_MAC},romfile="] +
-                self._uplink_argv())
+                self._uplink_argv() + self._link_argv())
+
+    @property
+    def link_ip(self) -> str:
+        """This host's address on the link between two hosts."""
+        return link_ip(self.host)
+
+    def _link_argv(self) -> list:
+        """Host i's NIC on the link: UDP from its port to the other's."""
+        if self.host is None:
+            return []
+        me, other = (LINK_UDP_PORT + i for i in (self.host, 1 - self.host))
+        return ["-netdev", f"dgram,id=link,local.type=inet,local.host=127.0.0.1,"
+                f"local.port={me},remote.type=inet,remote.host=127.0.0.1,remote.port={other}",
+                "-device", f"virtio-net-pci,netdev=link,mac={LINK_MAC},romfile="]
 
     def _uplink_argv(self) -> list:
         """The uplink's NIC, on a tap of its own after the PF's (the peer's
@@ -341,6 +367,8 @@ class L1(VM):
     def setup(self, vfio_params: str = "") -> tuple:
         """PF + 2 VFs (bench-setup), vfio, compsc_vfio on VF0 and VF1."""
         self.sh(f"l1_mount; l1_mgmt {MGMT_MAC} {MGMT_IP}")
+        if self.host is not None:
+            self.sh(f"l1_nic_up {LINK_MAC} {self.link_ip}")   # the link to the other host
         if L2_ACCEL == "kvm":
             self.sh("l1_kvm")
         vfs = self.setup_vfs(2, igb=Bench.guest_module("drivers", "igb", "igb.ko"), wait_link=0)
@@ -738,7 +766,7 @@ class L1(VM):
         while True:
             client = QMPClient(f"l2:{port}")
             try:
-                sock = self.peer.connect("127.0.0.1", port)
+                sock = self.peer.connect("127.0.0.1", port + self.fwd)
                 await asyncio.wait_for(client.connect(sock), 10)
                 return client
             except (QMPError, OSError) as e:
@@ -786,22 +814,26 @@ class L1(VM):
             time.sleep(1)
 
     def migrate(self, timeout: float = 300, params: dict = None, poll: float = 0.5,
-                src: int = SRC_PORT, dst: int = DST_PORT) -> dict:
+                src: int = SRC_PORT, dst: int = DST_PORT, dst_host: "L1" = None) -> dict:
         """Migrate the L2 on @src to the one on @dst (started with -incoming)
-        with migration @params; query-migrate's last answer (polled every
-        @poll s), see migrate_wait()."""
-        self.migrate_start(params, src, dst)
+        with migration @params, here or on the other host @dst_host (its
+        -incoming on its link_ip); query-migrate's last answer (polled
+        every @poll s), see migrate_wait()."""
+        self.migrate_start(params, src, dst, dst_host=dst_host)
         return self.migrate_wait(timeout, poll, src)
 
     def migrate_start(self, params: dict = None, src: int = SRC_PORT,
-                      dst: int = DST_PORT, to: int = MIG_PORT) -> None:
+                      dst: int = DST_PORT, to: int = MIG_PORT, dst_host: "L1" = None) -> None:
         """Start the migration to 127.0.0.1:@to (the destination's
-        -incoming port, or a relay in front of it)."""
+        -incoming port, or a relay in front of it), or to @dst_host's
+        link_ip:@to."""
+        there = dst_host or self
         if params:
             self.qmp(src, "migrate-set-parameters", **params)
-        for port in (src, dst):
-            self.qmp(port, "migrate-set-capabilities", capabilities=RETURN_PATH)
-        self.qmp(src, "migrate", uri=f"tcp:127.0.0.1:{to}")
+        self.qmp(src, "migrate-set-capabilities", capabilities=RETURN_PATH)
+        there.qmp(dst, "migrate-set-capabilities", capabilities=RETURN_PATH)
+        addr = dst_host.link_ip if dst_host else "127.0.0.1"
+        self.qmp(src, "migrate", uri=f"tcp:{addr}:{to}")
 
     def migrate_wait(self, timeout: float = 300, poll: float = 0.5,
                      src: int = SRC_PORT) -> dict:
@@ -828,6 +860,11 @@ class L1(VM):
 
 # Where an unplugged guest's NIC goes back in: the L2s' one root port.
 HOTPLUG_BUS = "rp1"
+
+
+def link_ip(host: int) -> str:
+    """Host @host's address on the link between two hosts (L1(host=))."""
+    return f"10.88.0.{host + 1}"
 
 
 def away_mac(index: int) -> str:
@@ -1050,3 +1087,37 @@ def migration_summary(info: dict) -> str:
     return (f"{info.get('status')}, downtime {info.get('downtime')} ms,"
             f" total {info.get('total-time')} ms"
             + (f", error: {info['error-desc']}" if "error-desc" in info else ""))
+
+
+def last_stat(stats: list, key: str):
+    """The last value of @key in l2stat lines @stats (None: never shown)."""
+    vals = [int(s[key]) for s in stats if key in s]
+    return vals[-1] if vals else None
+
+
+def longest_quiet(trace, since: float, until: float) -> float:
+    """Longest stretch without a reply in a ping @trace from the first
+    reply after @since until @until (infinite if none came): a stalled
+    transmit queue, or frames still switched to the host the guest left,
+    shows."""
+    ts = sorted(t for t, _ in trace.replies if since <= t <= until)
+    if not ts:
+        return float("inf")
+    return max([b - a for a, b in zip(ts, ts[1:])] + [until - ts[-1]])
+
+
+def check_carried(after: list, rx0: int, restores0: int, resets0: int) -> None:
+    """l2stat lines @after one migration show the state carried: one more
+    restore, done by the host's configuration (no mailbox message), no
+    reset, counters going on from @rx0, rings shifted, and a transmit
+    after the restore."""
+    assert last_stat(after, "compsc_restores") == restores0 + 1, after[-1]
+    assert last_stat(after, "compsc_host_restores") == restores0 + 1, after[-1]
+    assert last_stat(after, "compsc_restore_msgs") == 0, after[-1]
+    assert last_stat(after, "compsc_resets") == resets0, after[-1]
+    assert last_stat(after, "rx_packets") > rx0, (rx0, after[-1])
+    assert min(int(s["rx_packets"]) for s in after) >= rx0, "rx counter went back"
+    assert int(after[-1]["compsc_rx_shift_total"]) + int(after[-1]["compsc_tx_shift_total"]) > 0
+    # the guest timed its restore, and the replies the peer got were sent after it
+    assert int(after[-1]["compsc_restore_us"]) > 0, after[-1]
+    assert int(after[-1]["compsc_first_xmit_us"]) > 0, after[-1]

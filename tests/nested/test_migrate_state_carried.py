@@ -5,14 +5,10 @@ its rings were shifted, and transmit keeps working well past the restore
 (an 8 s quiet TX queue trips the guest's watchdog and counts as a reset)."""
 import time
 
-from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary
+from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, check_carried, last_stat,
+                    longest_quiet, migration_summary)
 
 WATCH_S = 14
-
-
-def _last(stats, key):
-    vals = [int(s[key]) for s in stats if key in s]
-    return vals[-1] if vals else None
 
 
 def _check_devices(l1, seen, src_bdf, dst_bdf):
@@ -51,7 +47,7 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
         # past the guest's 8 s transmit watchdog (checked every 2 s)
         time.sleep(WATCH_S)
         after = l1.wait_l2_stat(dst_name, pred=lambda s: float(s["up"]) >= up_r + WATCH_S)
-    quiet = _quiet(ps.trace, t_r, t_r + WATCH_S)
+    quiet = longest_quiet(ps.trace, t_r, t_r + WATCH_S)
     print(f"nested: {src}->{dst}: qemu {migration_summary(res)};"
           f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s),"
           f" longest quiet after the restore {quiet:.2f} s; guest: restore"
@@ -74,39 +70,17 @@ def _timeline(l1, bdf):
             f" taken {taken:.1f} ms before the vCPUs stopped")
 
 
-def _quiet(trace, since, until):
-    """Longest stretch without a reply from the first reply after @since
-    until @until (infinite if none came): a stalled transmit queue shows."""
-    ts = sorted(t for t, _ in trace.replies if since <= t <= until)
-    if not ts:
-        return float("inf")
-    return max([b - a for a, b in zip(ts, ts[1:])] + [until - ts[-1]])
-
-
-def _check_carried(after, rx0, restores0, resets0):
-    assert _last(after, "compsc_restores") == restores0 + 1, after[-1]
-    assert _last(after, "compsc_host_restores") == restores0 + 1, after[-1]
-    assert _last(after, "compsc_restore_msgs") == 0, after[-1]
-    assert _last(after, "compsc_resets") == resets0, after[-1]
-    assert _last(after, "rx_packets") > rx0, (rx0, after[-1])
-    assert min(int(s["rx_packets"]) for s in after) >= rx0, "rx counter went back"
-    assert int(after[-1]["compsc_rx_shift_total"]) + int(after[-1]["compsc_tx_shift_total"]) > 0
-    # the guest timed its restore, and the replies the peer got were sent after it
-    assert int(after[-1]["compsc_restore_us"]) > 0, after[-1]
-    assert int(after[-1]["compsc_first_xmit_us"]) > 0, after[-1]
-
-
 def test_migrate_state_carried(l1, peer):
     l1.l2_start("src", l1.vf0, SRC_PORT)
     l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_l2_up("src")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     before = l1.wait_l2_stat("src", "compsc_restores")
-    rx0, restores0, resets0 = (_last(before, k) for k in
+    rx0, restores0, resets0 = (last_stat(before, k) for k in
                                ("rx_packets", "compsc_restores", "compsc_resets"))
 
     _, after = _migrate(l1, peer, SRC_PORT, DST_PORT, "dst", 0, restores0)
-    _check_carried(after, rx0, restores0, resets0)
+    check_carried(after, rx0, restores0, resets0)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
 
     # and back, VF1 -> VF0, into a fresh QEMU on the first VF
@@ -115,7 +89,7 @@ def test_migrate_state_carried(l1, peer):
     l1.wait_incoming(SRC_PORT)
     mid = l1.l2_stats("dst")
     _, back = _migrate(l1, peer, DST_PORT, SRC_PORT, "src", 1, restores0 + 1)
-    _check_carried(back, _last(mid, "rx_packets"), restores0 + 1, resets0)
+    check_carried(back, last_stat(mid, "rx_packets"), restores0 + 1, resets0)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()
     # what l2_stats() left out (the harness once parsed such a line)

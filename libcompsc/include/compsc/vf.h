@@ -200,6 +200,7 @@ enum {
 	COMPSC_VF_TL_XMIT,		/* restored: time the first transmit */
 	COMPSC_VF_TL_RX,		/* restored: time the first receive poll with work */
 	COMPSC_VF_NO_DEFER,		/* removing: open and close wait again */
+	COMPSC_VF_ANNOUNCE,		/* restored: the task announces the netdev */
 };
 
 /* compsc_vf_enter_cfg(): what an RTNL path changes; compsc_vf.cfg bits */
@@ -242,6 +243,8 @@ enum {
  * @resets: the driver's own resets (a migration must not cause one)
  * @state_lost: hand-overs without state (a destination whose give failed,
  *	or a hold the guest gave up on): each one resets the driver
+ * @announces: restores after which the netdev was announced to the wire
+ *	(__netdev_notify_peers(), by the task)
  * @held_since: jiffies (| 1) the waiting paths first saw the host holding
  *	the device without a break, 0 if not; bounds the hold
  *	(@hold_max_ms). Racy by design: a lost update only moves the
@@ -308,6 +311,7 @@ struct compsc_vf {
 	u64 replay_nacks;
 	u64 resets;
 	u64 state_lost;
+	u64 announces;
 	unsigned long held_since;
 	u32 hold_max_ms;
 	u32 stall_ms;
@@ -603,7 +607,7 @@ static inline void compsc_vf_mark_dirty(struct compsc_vf *vf, void *addr,
 
 /* ---------------------------------------------------------------- ethtool -S */
 
-#define COMPSC_VF_STATS_LEN	17
+#define COMPSC_VF_STATS_LEN	18
 /** compsc_vf_stats_len() - entries appended to ethtool -S (0 in stock mode). */
 static inline int compsc_vf_stats_len(struct compsc_vf *vf)
 {

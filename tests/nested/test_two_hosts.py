@@ -1,0 +1,100 @@
+"""Two hosts, each an L1 with its own emulated 82576 PF and VFs, both PFs'
+ports on the peer's wire (its bridge), the migration stream on a link of
+their own: QEMU moves an L2 from host 0's VF0 to host 1's VF0 and back under
+a ping stream, each way restored through CompSC with its state carried.
+
+What only two PFs show:
+- the destination's PF applies the guest's MAC from the migrated PF-side
+  state: its VF had the MAC its administrator gave a free VF before;
+- the wire learns that the guest moved. The guest announces itself after
+  each restore (gratuitous ARP); without that the switch (the peer's
+  bridge) goes on sending the guest's frames to the host it left until it
+  forgets the MAC (300 s). The peer's ARP entry for the guest is
+  permanent here, so that no ARP failure's broadcast finds the guest
+  instead: the announcement is the only way the wire can learn the move.
+"""
+import re
+import time
+
+import pytest
+
+from compsc_harness.vm import vf_mac
+from nested import (ALL_DIRTY, L1, L2_IP, MIG_PORT, SRC_PORT, check_carried, last_stat,
+                    longest_quiet, migration_summary)
+
+WATCH_S = 8
+
+
+@pytest.fixture(scope="module")
+def hosts(peer):
+    made = []
+    try:
+        for i in (0, 1):
+            made.append(L1(peer, name=f"host{i}", host=i))
+            made[-1].setup()
+        yield made
+    finally:
+        for h in made:
+            h.close(check=h.bench.debug)
+
+
+def _pf_vf_mac(host: L1, index: int) -> str:
+    """The MAC @host's PF gives its VF @index (`ip link show` of the PF)."""
+    out = host.sh("ip link show $(l1_pf)").out
+    m = re.search(rf"vf {index}\s+link/ether (\S+)", out)
+    assert m, out
+    return m[1]
+
+
+def _move(peer, src: L1, dst: L1, restores0: int) -> list:
+    """The guest "vm" from @src's VF0 to @dst's; the destination's l2stat
+    lines up to one read WATCH_S s of guest time after its restore."""
+    # a free VF: the MAC its administrator gave it, nothing of the guest's
+    dst.l2_stop("vm")
+    dst.vf_own_mac(0)
+    assert _pf_vf_mac(dst, 0) != vf_mac(0)
+    dst.l2_start("vm", dst.vf0, SRC_PORT, f"-incoming tcp:{dst.link_ip}:{MIG_PORT}")
+    dst.wait_incoming(SRC_PORT)
+    with peer.ping_stream(L2_IP, interval=0.5) as ps:
+        t0 = time.time()
+        res = src.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=SRC_PORT, dst_host=dst)
+        t1 = time.time()
+        assert res["status"] == "completed", res
+        fresh = dst.wait_l2_restores("vm", restores0 + 1)
+        t_r, up_r = time.time(), float(fresh["up"])
+        time.sleep(WATCH_S)
+        after = dst.wait_l2_stat("vm", pred=lambda s: float(s["up"]) >= up_r + WATCH_S)
+    quiet = longest_quiet(ps.trace, t_r, t_r + WATCH_S)
+    print(f"nested: host{src.host}->host{dst.host}: qemu {migration_summary(res)};"
+          f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s),"
+          f" longest quiet after the restore {quiet:.2f} s")
+    assert _pf_vf_mac(dst, 0) == vf_mac(0), "the destination's PF did not apply the MAC"
+    for host in (src, dst):
+        lm = host.last_migrations()[host.vf0]
+        assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (host.name, lm)
+    assert quiet < 4, (f"no replies from host{dst.host} after the restore ({quiet:.1f} s);"
+                       f" the peer's bridge:\n" + peer.run("bridge fdb show").out[-2000:] +
+                       dst.l2_log("vm")[-2000:])
+    src.l2_stop("vm")   # the source QEMU quits, as after any completed migration
+    return after
+
+
+def test_two_hosts(hosts, peer):
+    a, b = hosts
+    a.l2_start("vm", a.vf0, SRC_PORT)
+    a.wait_l2_up("vm")
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    peer.run(f"ip neigh replace {L2_IP} lladdr {vf_mac(0)} dev {peer.bridge} nud permanent")
+    before = a.wait_l2_stat("vm", "compsc_restores")
+    rx0, restores0, resets0, announces0 = (
+        last_stat(before, k) for k in
+        ("rx_packets", "compsc_restores", "compsc_resets", "compsc_announces"))
+
+    after = _move(peer, a, b, restores0)
+    check_carried(after, rx0, restores0, resets0)
+    back = _move(peer, b, a, restores0 + 1)
+    check_carried(back, last_stat(after, "rx_packets"), restores0 + 1, resets0)
+    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+    assert last_stat(back, "compsc_announces") == announces0 + 2, back[-1]
+    for host in hosts:
+        host.check_kernel_log()
