@@ -726,6 +726,18 @@ class L1(VM):
         return [s for s in self.wait_l2_stat(name, "compsc_restores")
                 if "compsc_restores" in s][-1]
 
+    def vfio_debugfs(self, bdf: str, name: str) -> dict:
+        """compsc_vfio's debugfs file @name of the VF @bdf ("pf": what its
+        PF holds for it now, "timeline", ...) as {key: value}."""
+        out = self.sh(f"{MOUNT_DEBUGFS}; cat {VFIO_DEBUGFS}/{bdf}/{name}").out
+        return dict(line.split("=", 1) for line in out.split() if "=" in line)
+
+    def pf_vfs(self) -> dict:
+        """{VF index: its line in `ip link show` of the PF} ("vf 0
+        link/ether MAC ..., spoof checking on, link-state auto, trust off")."""
+        out = self.sh("ip link show $(l1_pf)").out
+        return {int(m[1]): m[0] for m in re.finditer(r"vf (\d+)\s+link/ether [^\n]*", out)}
+
     def vf_own_mac(self, index: int) -> None:
         """VF @index gets a MAC of its own (02:00:00:00:00:9<index>), not
         the guest's: the VF a guest left (both VFs sit on one PF, which

@@ -17,16 +17,10 @@ STOCK_IGBVF = "/lib/compsc/drivers/igbvf-upstream/igbvf.ko"
 FILL = range(2000, 2040)                # more VLANs than the VLVF table holds
 
 
-def _pf(l1, bdf):
-    out = l1.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
-                f"cat {DEBUGFS}/{bdf}/pf").out
-    return dict(line.split("=", 1) for line in out.split() if "=" in line)
-
-
 def _wait_vlans(l1, bdf, n):
     t0 = time.monotonic()
-    while int(_pf(l1, bdf).get("nr_vlans", 0)) < n:
-        assert time.monotonic() - t0 < 90, f"{bdf}'s PF never held {n} VLANs: {_pf(l1, bdf)}"
+    while int((pf := l1.vfio_debugfs(bdf, "pf")).get("nr_vlans", 0)) < n:
+        assert time.monotonic() - t0 < 90, f"{bdf}'s PF never held {n} VLANs: {pf}"
         time.sleep(1)
 
 

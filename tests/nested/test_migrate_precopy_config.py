@@ -16,26 +16,14 @@ import time
 
 from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, restores
 
-PF = "$(l1_pf)"
-DBG = "/sys/kernel/debug/compsc_vfio"
 SLOW = {"max-bandwidth": 2 << 20}       # bytes/s: pre-copy lasts many seconds
 FAST = {"max-bandwidth": 1 << 30}
 MTU = 1400
 IF = "$(ls /sys/class/net | grep -v '^lo$' | head -1)"
 
 
-def _kv(text: str) -> dict:
-    return dict(line.split("=", 1) for line in text.split() if "=" in line)
-
-
-def _debugfs(l1, bdf: str, name: str) -> dict:
-    return _kv(l1.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none "
-                     f"/sys/kernel/debug; cat {DBG}/{bdf}/{name}").out)
-
-
 def _vf_macs(l1) -> dict:
-    out = l1.sh(f"ip link show {PF}").out
-    return {int(vf): mac for vf, mac in re.findall(r"vf (\d+)\s+link/ether ([0-9a-f:]+)", out)}
+    return {i: line.split()[3] for i, line in l1.pf_vfs().items()}
 
 
 def _in_precopy(l1, src_bdf, dst_bdf, mark):
@@ -43,7 +31,7 @@ def _in_precopy(l1, src_bdf, dst_bdf, mark):
     configured from the pre-copy chunk, as the source's PF holds it."""
     l1.wait_dmesg(mark, r"pre-copy configuration applied", timeout=120)
     assert l1.qmp(SRC_PORT, "query-migrate")["status"] == "active"
-    src_pf, dst_pf = _debugfs(l1, src_bdf, "pf"), _debugfs(l1, dst_bdf, "pf")
+    src_pf, dst_pf = l1.vfio_debugfs(src_bdf, "pf"), l1.vfio_debugfs(dst_bdf, "pf")
     assert dst_pf["mac"] == src_pf["mac"], (src_pf, dst_pf)
     assert dst_pf["max_frame"] == src_pf["max_frame"], (src_pf, dst_pf)
     assert _vf_macs(l1)[1] == src_pf["mac"], _vf_macs(l1)
@@ -55,12 +43,12 @@ def _change_mtu(l1, src_bdf, old_frame):
     l1.l2_cmd("src", "mtu", f"ip link set {IF} mtu {MTU}")
     l1.wait_l2_line("src", r"l2ctl: mtu rc=0")
     t0 = time.monotonic()
-    while _debugfs(l1, src_bdf, "pf")["max_frame"] == old_frame:
+    while l1.vfio_debugfs(src_bdf, "pf")["max_frame"] == old_frame:
         assert time.monotonic() - t0 < 60, "the PF never saw the new MTU"
         time.sleep(1)
     assert l1.qmp(SRC_PORT, "query-migrate")["status"] == "active", \
         "the switch-over came before the change"
-    return _debugfs(l1, src_bdf, "pf")["max_frame"]
+    return l1.vfio_debugfs(src_bdf, "pf")["max_frame"]
 
 
 def test_migrate_precopy_config(l1, peer):
@@ -79,15 +67,15 @@ def test_migrate_precopy_config(l1, peer):
         src_pf = _in_precopy(l1, l1.vf0, l1.vf1, mark)
         new_frame = _change_mtu(l1, l1.vf0, src_pf["max_frame"])
         # the destination still has what came in pre-copy
-        assert _debugfs(l1, l1.vf1, "pf")["max_frame"] == src_pf["max_frame"]
+        assert l1.vfio_debugfs(l1.vf1, "pf")["max_frame"] == src_pf["max_frame"]
     finally:
         l1.vfio_fault("fault_size", 0)
     l1.qmp(SRC_PORT, "migrate-set-parameters", **FAST)
     res = l1.migrate_wait()
     assert res["status"] == "completed", res
     log = l1.sh("dmesg").out[mark:]
-    src_tl, dst_tl = _debugfs(l1, l1.vf0, "timeline"), _debugfs(l1, l1.vf1, "timeline")
-    dst_pf = _debugfs(l1, l1.vf1, "pf")
+    src_tl, dst_tl = l1.vfio_debugfs(l1.vf0, "timeline"), l1.vfio_debugfs(l1.vf1, "timeline")
+    dst_pf = l1.vfio_debugfs(l1.vf1, "pf")
     # the source's VF no longer owns the guest's MAC once it has gone
     l1.vf_own_mac(0)
     after = l1.wait_l2_restores("dst", restores(before) + 1)

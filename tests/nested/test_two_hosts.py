@@ -4,8 +4,15 @@ their own: QEMU moves an L2 from host 0's VF0 to host 1's VF0 and back under
 a ping stream, each way restored through CompSC with its state carried.
 
 What only two PFs show:
-- the destination's PF applies the guest's MAC from the migrated PF-side
-  state: its VF had the MAC its administrator gave a free VF before;
+- the destination's PF applies the state the source's PF held for the
+  guest (its MAC, VLAN filters, multicast list, receive size limit, and
+  the administrator's spoof checking, trust and rate), where a free VF
+  had none of it; traffic from the peer uses each of them after the move
+  (a tagged ARP, a multicast ping, a jumbo ping);
+- the source's PF releases the VF once its QEMU quits: no VLAN filter,
+  no multicast address of the guest's is left there (the MAC and the
+  administrator's settings stay: they are the host's, and an operator's
+  stack gives a free VF its own);
 - the wire learns that the guest moved. The guest announces itself after
   each restore (gratuitous ARP); without that the switch (the peer's
   bridge) goes on sending the guest's frames to the host it left until it
@@ -13,16 +20,24 @@ What only two PFs show:
   permanent here, so that no ARP failure's broadcast finds the guest
   instead: the announcement is the only way the wire can learn the move.
 """
-import re
 import time
 
 import pytest
 
+from compsc_harness.pf import vlan_arp
 from compsc_harness.vm import vf_mac
 from nested import (ALL_DIRTY, L1, L2_IP, MIG_PORT, SRC_PORT, check_carried, last_stat,
                     longest_quiet, migration_summary)
 
 WATCH_S = 8
+IF = "$(ls /sys/class/net | grep -v '^lo$' | head -1)"
+MTU = 9000
+VID = 100
+VLAN_ADDR = f"10.77.{VID}.10"
+GROUP = "239.1.2.3"
+# what the administrator of the guest's first host set for its VF
+ADMIN = "spoofchk off trust on max_tx_rate 200"
+ADMIN_SHOWN = ("max_tx_rate 200Mbps", "spoof checking off", "trust on")
 
 
 @pytest.fixture(scope="module")
@@ -40,10 +55,42 @@ def hosts(peer):
 
 def _pf_vf_mac(host: L1, index: int) -> str:
     """The MAC @host's PF gives its VF @index (`ip link show` of the PF)."""
-    out = host.sh("ip link show $(l1_pf)").out
-    m = re.search(rf"vf {index}\s+link/ether (\S+)", out)
-    assert m, out
-    return m[1]
+    return host.pf_vfs()[index].split()[3]
+
+
+def _configure(host: L1, peer) -> None:
+    """The guest's configuration, and its first host's settings for it."""
+    for dev in (*peer._taps, peer.bridge):
+        peer.run(["ip", "link", "set", "dev", dev, "mtu", str(MTU)])
+    host.l2_run("vm", f"echo 0 > /proc/sys/net/ipv4/icmp_echo_ignore_broadcasts && "
+                f"ip link set {IF} mtu {MTU} && "
+                f"ip link add link {IF} name vl{VID} type vlan id {VID} && "
+                f"ip addr add {VLAN_ADDR}/24 dev vl{VID} && ip link set vl{VID} up && "
+                f"ip addr add {GROUP}/32 dev {IF} autojoin")
+    host.sh(f"ip link set $(l1_pf) vf 0 {ADMIN}")
+
+
+def _check_traffic(peer, where: str) -> None:
+    """Every setting of the guest's, used by the peer's traffic."""
+    bad = []
+    if vlan_arp(peer, VID, VLAN_ADDR) < 2:
+        bad.append(f"VLAN {VID}")
+    r = peer.run(["ping", "-n", "-c", "3", "-i", "0.3", "-s", str(MTU - 28), "-M", "do",
+                  "-w", "20", L2_IP], timeout=30, check=False)
+    if r.out.count("bytes from") < 2:
+        bad.append(f"MTU {MTU}: {r.out}")
+    r = peer.run(f"ping -n -c 3 -i 0.3 -w 20 -I {peer.bridge} {GROUP}", timeout=30,
+                 check=False)
+    if r.out.count("bytes from") < 2:
+        bad.append(f"group {GROUP}: {r.out}")
+    assert not bad, f"{where}: " + "; ".join(bad)
+
+
+def _released(host: L1) -> None:
+    """The guest's QEMU quit on @host: its PF holds nothing of the guest's
+    for the VF but what the host's administrator set."""
+    st = host.vfio_debugfs(host.vf0, "pf")
+    assert st["nr_vlans"] == "0" and st["nr_mc"] == "0", (host.name, st)
 
 
 def _move(peer, src: L1, dst: L1, restores0: int) -> list:
@@ -55,6 +102,8 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
     assert _pf_vf_mac(dst, 0) != vf_mac(0)
     dst.l2_start("vm", dst.vf0, SRC_PORT, f"-incoming tcp:{dst.link_ip}:{MIG_PORT}")
     dst.wait_incoming(SRC_PORT)
+    held = src.vfio_debugfs(src.vf0, "pf")
+    assert int(held["nr_vlans"]) > 0 and int(held["nr_mc"]) > 0, held
     with peer.ping_stream(L2_IP, interval=0.5) as ps:
         t0 = time.time()
         res = src.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=SRC_PORT, dst_host=dst)
@@ -69,6 +118,9 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
           f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s),"
           f" longest quiet after the restore {quiet:.2f} s")
     assert _pf_vf_mac(dst, 0) == vf_mac(0), "the destination's PF did not apply the MAC"
+    assert dst.vfio_debugfs(dst.vf0, "pf") == held, "the destination's PF holds other state"
+    shown = dst.pf_vfs()[0]
+    assert all(a in shown for a in ADMIN_SHOWN), shown
     for host in (src, dst):
         lm = host.last_migrations()[host.vf0]
         assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (host.name, lm)
@@ -76,6 +128,8 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
                        f" the peer's bridge:\n" + peer.run("bridge fdb show").out[-2000:] +
                        dst.l2_log("vm")[-2000:])
     src.l2_stop("vm")   # the source QEMU quits, as after any completed migration
+    _released(src)
+    _check_traffic(peer, f"on host{dst.host}")
     return after
 
 
@@ -85,6 +139,8 @@ def test_two_hosts(hosts, peer):
     a.wait_l2_up("vm")
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     peer.run(f"ip neigh replace {L2_IP} lladdr {vf_mac(0)} dev {peer.bridge} nud permanent")
+    _configure(a, peer)
+    _check_traffic(peer, "before the first move")
     before = a.wait_l2_stat("vm", "compsc_restores")
     rx0, restores0, resets0, announces0 = (
         last_stat(before, k) for k in
