@@ -44,6 +44,9 @@ MGMT_MAC = "52:54:00:77:0f:01"
 # L1's uplink (L1(uplink=True)): a second port to the peer's bridge, for
 # the taps of virtio-net destinations (l1lib.sh l1_uplink_tap)
 UPLINK_MAC = "52:54:00:77:0f:02"
+# L1's stock igbvf (fill_vlvf()), and more VLANs than the PF's VLVF table holds
+L1_STOCK_IGBVF = "/lib/compsc/drivers/igbvf-upstream/igbvf.ko"
+VLVF_FILL = range(2000, 2040)
 # Two hosts (L1(host=0), L1(host=1)): a point-to-point link between the
 # two L1s (UDP datagrams between their QEMUs, on the peer's loopback)
 # carries the migration stream, as a management network does between two
@@ -737,6 +740,24 @@ class L1(VM):
         link/ether MAC ..., spoof checking on, link-state auto, trust off")."""
         out = self.sh("ip link show $(l1_pf)").out
         return {int(m[1]): m[0] for m in re.finditer(r"vf (\d+)\s+link/ether [^\n]*", out)}
+
+    def fill_vlvf(self, bdf: str) -> None:
+        """The VF @bdf (no VM on it) to L1's stock igbvf, which asks its PF
+        for VLAN filters until the PF's VLVF table has no entry left."""
+        self.sh(f"echo igbvf > /sys/bus/pci/devices/{bdf}/driver_override; "
+                f"echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; "
+                f"[ -d /sys/module/igbvf ] || insmod {L1_STOCK_IGBVF}; "
+                f"echo {bdf} > /sys/bus/pci/drivers_probe; modprobe 8021q; "
+                f"i=$(ls /sys/bus/pci/devices/{bdf}/net); ip link set $i up; "
+                f"for v in {' '.join(map(str, VLVF_FILL))}; do "
+                f"ip link add link $i name f$v type vlan id $v 2>/dev/null; done; true",
+                timeout=300)
+
+    def unfill_vlvf(self, bdf: str) -> None:
+        """Undo fill_vlvf(): the VF back to compsc_vfio."""
+        self.sh(f"for v in {' '.join(map(str, VLVF_FILL))}; do ip link del f$v 2>/dev/null; "
+                f"done; echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; rmmod igbvf; true")
+        assert self.sh(f"l1_bind {bdf}").out.strip().endswith("compsc_vfio")
 
     def vf_own_mac(self, index: int) -> None:
         """VF @index gets a MAC of its own (02:00:00:00:00:9<index>), not

@@ -13,8 +13,6 @@ DEBUGFS = "/sys/kernel/debug/compsc_vfio"
 IF = "$(ls /sys/class/net | grep -v '^lo$' | head -1)"
 SLOW = {"max-bandwidth": 2 << 20}       # bytes/s: pre-copy lasts many seconds
 FAST = {"max-bandwidth": 1 << 30}
-STOCK_IGBVF = "/lib/compsc/drivers/igbvf-upstream/igbvf.ko"
-FILL = range(2000, 2040)                # more VLANs than the VLVF table holds
 
 
 def _wait_vlans(l1, bdf, n):
@@ -26,24 +24,6 @@ def _wait_vlans(l1, bdf, n):
 
 def _vlan(l1, name, vid):
     l1.l2_run(name, f"ip link add link {IF} name vl{vid} type vlan id {vid}")
-
-
-def _fill_vlvf(l1, bdf):
-    """The VF @bdf (no VM on it any more) to L1's stock igbvf, which asks
-    its PF for VLAN filters until none is left."""
-    l1.sh(f"echo igbvf > /sys/bus/pci/devices/{bdf}/driver_override; "
-          f"echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; "
-          f"[ -d /sys/module/igbvf ] || insmod {STOCK_IGBVF}; "
-          f"echo {bdf} > /sys/bus/pci/drivers_probe; modprobe 8021q; "
-          f"i=$(ls /sys/bus/pci/devices/{bdf}/net); ip link set $i up; "
-          f"for v in {' '.join(map(str, FILL))}; do "
-          f"ip link add link $i name f$v type vlan id $v 2>/dev/null; done; true", timeout=300)
-
-
-def _unfill_vlvf(l1, bdf):
-    l1.sh(f"for v in {' '.join(map(str, FILL))}; do ip link del f$v 2>/dev/null; done; "
-          f"echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; rmmod igbvf; true")
-    assert l1.sh(f"l1_bind {bdf}").out.strip().endswith("compsc_vfio")
 
 
 def test_give_vlan_full(l1, peer):
@@ -75,7 +55,7 @@ def test_give_vlan_full(l1, peer):
     # checked at the destination; now the VLVF table fills, then the guest starts
     l1.l2_stop("src")
     l1.vf_own_mac(0)
-    _fill_vlvf(l1, l1.vf0)
+    l1.fill_vlvf(l1.vf0)
     l1.qmp(DST_PORT, "cont")
     got = answers(peer)
     log = l1.sh("dmesg").out[mark:]
@@ -86,7 +66,7 @@ def test_give_vlan_full(l1, peer):
     assert int(mid["compsc_state_lost"]) == int(before["compsc_state_lost"]) + 1, (before, mid)
 
     # with room again, the next migration carries the state as usual
-    _unfill_vlvf(l1, l1.vf0)
+    l1.unfill_vlvf(l1.vf0)
     l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_incoming(SRC_PORT)
     res = l1.migrate(src=DST_PORT, dst=SRC_PORT)

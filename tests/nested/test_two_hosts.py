@@ -26,7 +26,7 @@ import pytest
 
 from compsc_harness.pf import vlan_arp
 from compsc_harness.vm import vf_mac
-from nested import (ALL_DIRTY, L1, L2_IP, MIG_PORT, SRC_PORT, check_carried, last_stat,
+from nested import (ALL_DIRTY, L1, L2_IP, MIG_PORT, SRC_PORT, answers, check_carried, last_stat,
                     longest_quiet, migration_summary)
 
 WATCH_S = 8
@@ -154,3 +154,39 @@ def test_two_hosts(hosts, peer):
     assert last_stat(back, "compsc_announces") == announces0 + 2, back[-1]
     for host in hosts:
         host.check_kernel_log()
+
+
+def test_two_hosts_refused(hosts, peer):
+    """Host 1's PF has no VLAN filter left for the guest's VLAN: it refuses
+    the pre-copy configuration, the migration fails before the
+    switch-over, and the guest runs on at host 0 with its device."""
+    a, b = hosts
+    for host in hosts:
+        host.l2_stop("vm")
+    a.sh(f"l1_vf_mac 0 {vf_mac(0)}")
+    a.l2_start("vm", a.vf0, SRC_PORT)
+    a.wait_l2_up("vm")
+    a.l2_run("vm", f"ip link add link {IF} name vl{VID} type vlan id {VID} && "
+             f"ip addr add {VLAN_ADDR}/24 dev vl{VID} && ip link set vl{VID} up")
+    before = a.l2_stat_now("vm")
+    b.vf_own_mac(0)
+    b.fill_vlvf(b.vf1)
+    try:
+        b.l2_start("vm", b.vf0, SRC_PORT, f"-incoming tcp:{b.link_ip}:{MIG_PORT}")
+        b.wait_incoming(SRC_PORT)
+        mark = len(b.sh("dmesg").out)
+        res = a.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=SRC_PORT, dst_host=b)
+        log = b.sh("dmesg").out[mark:]
+    finally:
+        b.l2_stop("vm")
+        b.unfill_vlvf(b.vf1)
+    assert res["status"] == "failed", res
+    assert "CompSC state refused: VLAN filter table full" in log, log[-3000:]
+    assert "PF refused the VF's state" in log, log[-3000:]
+    assert a.l2_status(SRC_PORT) == "running"
+    assert answers(peer) >= 3, a.l2_log("vm")[-3000:]
+    assert vlan_arp(peer, VID, VLAN_ADDR) >= 2, "the guest's VLAN on host 0"
+    after = a.l2_stat_now("vm")
+    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    print(f"nested: refused at host1: {res.get('error-desc')!r}; host1's log:\n"
+          + "\n".join(line for line in log.splitlines() if "compsc" in line or "igb" in line))
