@@ -67,6 +67,20 @@ $(VFIO_CORE_KO): $(KSTAMP) $(wildcard $(VFIO_CORE_DIR)/*)
 		{ rm -f $@; exit 1; }
 
 nested-test bench-e2e bench-shadow bench-dpdk-nested: l2-kmods
+
+# The root filesystem of the L1 hosts that run libvirt
+# (test_virsh_migrate.py): Debian with the project's packages (from `make
+# deb`, made first if there are none) and libvirt installed by apt;
+# made again when the packages or the script change.
+L1ROOT := $(BUILD)/nested/l1root
+NESTED_ENV += COMPSC_L1ROOT=$(L1ROOT)
+.PHONY: l1root
+l1root: $(L1ROOT).stamp
+$(L1ROOT).stamp: $(NESTED)/l1root.sh $(wildcard $(DEB_DIR)/compsc-*.deb) $(KSTAMP)
+	ls $(DEB_DIR)/compsc-host_*.deb >/dev/null 2>&1 || $(MAKE) deb
+	$(TOP)/tests/deb/chroot-base.sh $(DEB_CHROOT) $(KCACHE)/debs $(KREL)
+	nice $(NESTED)/l1root.sh $(L1ROOT) $(DEB_CHROOT) $(DEB_DIR) $(KREL)
+nested-test: l1root
 # its nested half (mk/integrity.mk)
 check-integrity: l2-kmods $(VFIO_KO) $(VFIO_CORE_KO)
 nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)

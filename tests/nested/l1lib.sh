@@ -26,7 +26,79 @@ l1_vfio() {
 	for m in irqbypass vfio vfio_iommu_type1 vfio-pci-core vfio-pci; do
 		l1_insmod $m
 	done
-	[ -d /sys/module/compsc_vfio ] || insmod /lib/compsc/nested/compsc_vfio.ko "$@"
+	[ -d /sys/module/compsc_vfio ] ||
+		insmod "${L1_CVF_KO:-/lib/compsc/nested/compsc_vfio.ko}" "$@"
+}
+
+# l1_root: the Debian root filesystem with the project's packages and
+# libvirt installed by apt (tests/nested/l1root.sh, nested.py
+# L1(rootfs=)), read-only over 9p under a tmpfs overlay at /sysroot, with
+# L1's /proc, /sys, /dev, /run and the share inside: libvirtd and its QEMU
+# run chrooted there, on L1's devices, and write the L2's console where
+# the harness reads it (/run/NAME.log)
+l1_root() {
+	mountpoint -q /sysroot && return 0
+	mkdir -p /ro /ov /sysroot
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro rootfs /ro || return 1
+	[ -d /sys/module/overlay ] ||
+		insmod /ro/lib/modules/$(uname -r)/kernel/fs/overlayfs/overlay.ko.xz
+	mount -t tmpfs tmpfs /ov && mkdir /ov/u /ov/w
+	mount -t overlay overlay -o lowerdir=/ro,upperdir=/ov/u,workdir=/ov/w /sysroot ||
+		return 1
+	mkdir -p /sysroot/mnt/share
+	for d in proc sys dev run mnt/share; do
+		mount -o rbind /$d /sysroot/$d || return 1
+	done
+	mount -t tmpfs tmpfs /sysroot/tmp
+}
+
+# l1_dkms_ko MODULE: the module DKMS built when apt installed the packages
+l1_dkms_ko() {
+	echo /sysroot/lib/modules/$(uname -r)/updates/dkms/$1.ko.xz
+}
+
+# l1_dkms: the packages' VFIO core and compsc.ko in place of the bench's
+# (before l1_vfio and bench-setup, which then find them loaded)
+l1_dkms() {
+	for m in vfio compsc; do
+		[ -d /sys/module/$m ] || compsc-insmod "$(l1_dkms_ko $m)" || return 1
+	done
+}
+
+# l1_libvirt N: virtlogd and libvirtd from the root filesystem, as host N
+# of a two-host test: a host UUID and name of its own (libvirt refuses to
+# migrate to its own host), TCP without authentication (the bench's
+# private link; an operator uses TLS or SSH), and a QEMU driver for an L1
+# without systemd, cgroups or a security module, running QEMU as root
+l1_libvirt() {
+	cat >> /sysroot/etc/libvirt/qemu.conf <<-EOF
+		security_driver = "none"
+		namespaces = [ ]
+		cgroup_controllers = [ ]
+		user = "root"
+		group = "root"
+	EOF
+	cat >> /sysroot/etc/libvirt/libvirtd.conf <<-EOF
+		listen_tls = 0
+		listen_tcp = 1
+		auth_tcp = "none"
+		host_uuid = "00000000-0000-4000-8000-00000000000$(($1 + 1))"
+	EOF
+	hostname host$1
+	echo host$1 > /sysroot/etc/hostname
+	chroot /sysroot /usr/sbin/virtlogd -d || return 1
+	chroot /sysroot /usr/sbin/libvirtd -d --listen || return 1
+	i=0
+	until l1_virsh version > /dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 120 ] || { echo "l1: libvirtd does not answer" >&2; return 1; }
+		sleep 0.5
+	done
+}
+
+# l1_virsh ARGS: virsh on this host's libvirtd
+l1_virsh() {
+	chroot /sysroot virsh -q -c qemu:///system "$@"
 }
 
 # l1_kvm: /dev/kvm for the L2s (L2ACCEL=kvm): kvm-amd over the SVM and

@@ -297,10 +297,13 @@ class L2Silent(AssertionError):
 class L1(VM):
     """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
 
-    def __init__(self, peer, name="l1", mem=1536, smp=None, uplink=False, host=None, **kw):
+    def __init__(self, peer, name="l1", mem=1536, smp=None, uplink=False, host=None,
+                 rootfs=None, **kw):
         bench = Bench()
         self._uplink = uplink
         self.host = host                # its index in a two-host test, or None
+        # a Debian root filesystem with the packages and libvirt (l1root.sh)
+        self.rootfs = rootfs
         self.fwd = HOST_FWD_STRIDE * (host or 0)
         self.uplink_tap = None          # its tap on the peer's side, once booted
         self._share = share_dir(bench)
@@ -338,7 +341,13 @@ class L1(VM):
                  # restrict=on: L1 reaches nothing through it; the forwards still work
                  "-netdev", f"user,id=mgmt,restrict=on,{fwd}",
                  "-device", f"virtio-net-pci,netdev=mgmt,mac={MGMT_MAC},romfile="] +
-                self._uplink_argv() + self._link_argv())
+                self._uplink_argv() + self._link_argv() + self._rootfs_argv())
+
+    def _rootfs_argv(self) -> list:
+        if not self.rootfs:
+            return []
+        return ["-virtfs", f"local,path={self.rootfs},mount_tag=rootfs,security_model=none,"
+                "readonly=on"]
 
     @property
     def link_ip(self) -> str:
@@ -374,10 +383,14 @@ class L1(VM):
             self.sh(f"l1_nic_up {LINK_MAC} {self.link_ip}")   # the link to the other host
         if L2_ACCEL == "kvm":
             self.sh("l1_kvm")
-        vfs = self.setup_vfs(2, igb=Bench.guest_module("drivers", "igb", "igb.ko"), wait_link=0)
+        igb, cvf = Bench.guest_module("drivers", "igb", "igb.ko"), ""
+        if self.rootfs:     # the modules the packages installed
+            self.sh("l1_root && l1_dkms")
+            igb, cvf = (self.sh(f"l1_dkms_ko {m}").out.strip() for m in ("igb", "compsc_vfio"))
+        vfs = self.setup_vfs(2, igb=igb, wait_link=0)
         # first, so the caller's value wins
         vfio_params = f"take_timeout_ms={TAKE_TIMEOUT_MS} {vfio_params}"
-        self.sh(f"l1_vfio {vfio_params}")
+        self.sh(f"L1_CVF_KO={cvf} l1_vfio {vfio_params}")
         for vf in vfs[:2]:
             out = self.sh(f"l1_bind {vf.bdf}").out.strip()
             assert out.endswith("compsc_vfio"), out

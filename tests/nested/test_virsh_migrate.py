@@ -1,0 +1,188 @@
+"""`virsh migrate --live` between two hosts, each an L1 set up as
+docs/operators.md says: a Debian 12 root filesystem on which apt installed
+compsc-host, compsc-vfio-core and compsc-tools (the L1 runs the modules
+DKMS built from them: igb, compsc, compsc_vfio, the VFIO core) and libvirt
+11.3 with QEMU 10 from bookworm-backports (tests/nested/l1root.sh). Each
+host has its own PF; libvirtd runs on both (l1lib.sh l1_libvirt).
+
+The guest is defined from the XML `tools/libvirt/compsc-domxml` writes (its
+VF at the same address on both hosts, so no --xml), with its consoles
+where the harness reads them. It moves host 0 -> host 1 -> host 0 with
+`virsh migrate --live --p2p`: peer to peer, so that the source's libvirtd
+drives the whole migration (the harness talks to one host), the stream on
+the hosts' own link (--migrateuri). Under an iperf3 TCP stream and a ping
+stream from the peer: the TCP stream survives both moves, the guest
+restores through the host's path each time (state carried), `compsc
+devices` on both hosts shows the VF's last migration.
+
+Then `virsh domjobabort` during pre-copy, and the destination's QEMU
+killed during pre-copy: each migration fails, and the guest runs on at the
+source with its VF, answering the peer, without a reset.
+"""
+import os
+import re
+import subprocess
+import threading
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from nested import L1, L2_IP, answers
+from shadow_nested import Streams
+
+ROOTFS = os.environ.get("COMPSC_L1ROOT", "")
+DOMXML = Path(__file__).resolve().parents[2] / "tools/libvirt/compsc-domxml"
+NAME = "vm"
+MIG_URI_PORT = 49152
+
+
+@pytest.fixture(scope="module")
+def hosts(peer):
+    assert ROOTFS and Path(ROOTFS, "usr/sbin/libvirtd").exists(), \
+        f"no L1 root filesystem with libvirt at {ROOTFS!r} (make l1root)"
+    made = []
+    try:
+        for i in (0, 1):
+            made.append(L1(peer, name=f"lv{i}", host=i, rootfs=ROOTFS))
+            made[-1].setup()
+            made[-1].sh(f"l1_libvirt {i}", timeout=300)
+        yield made
+    finally:
+        for h in made:
+            h.close(check=h.bench.debug)
+
+
+def _domxml(vf: str) -> str:
+    """compsc-domxml's domain for @vf, booting the L2 kernel as l2_start
+    does, its first serial port in the file the harness reads and its
+    second the command pipe (l2_cmd)."""
+    out = subprocess.run([str(DOMXML), "--vf", vf, "--name", NAME, "--memory", "256",
+                          "--vcpus", "1", "--type", "kvm",
+                          "--kernel", "/mnt/share/l2/vmlinuz",
+                          "--initrd", "/mnt/share/l2/initrd.img",
+                          "--cmdline", f"console=ttyS0 quiet panic=-1 no_timer_check l2ip={L2_IP}"],
+                         capture_output=True, text=True, check=True).stdout
+    ET.register_namespace("qemu", "http://libvirt.org/schemas/domain/qemu/1.0")
+    root = ET.fromstring(out)
+    devices = root.find("devices")
+    for tag in ("serial", "console"):
+        for e in devices.findall(tag):
+            devices.remove(e)
+    for port, kind, path in ((0, "file", f"/run/{NAME}.log"), (1, "pipe", f"/run/{NAME}.ctl")):
+        serial = ET.SubElement(devices, "serial", type=kind)
+        ET.SubElement(serial, "source", path=path)
+        ET.SubElement(serial, "target", port=str(port))
+    return ET.tostring(root, encoding="unicode")
+
+
+def _prepare(host: L1) -> None:
+    """The command pipe's two FIFOs, and no console of an earlier guest."""
+    host.sh(f"rm -f /run/{NAME}.log /run/{NAME}.ctl.in /run/{NAME}.ctl.out; "
+            f"mkfifo /run/{NAME}.ctl.in /run/{NAME}.ctl.out")
+
+
+def _state(host: L1) -> str:
+    r = host.sh(f"l1_virsh domstate {NAME}", check=False)
+    return r.out.strip() if r.rc == 0 else "absent"
+
+
+def _migrate(src: L1, dst: L1, extra: str = "", timeout: float = 600):
+    """virsh migrate from @src to @dst (@extra: more options); its result."""
+    src.sh(f"l1_virsh migrate-setmaxdowntime {NAME} 1000")
+    return src.sh(f"l1_virsh migrate --live --p2p --persistent --undefinesource --verbose "
+                  f"{NAME} qemu+tcp://{dst.link_ip}/system "
+                  f"--migrateuri tcp://{dst.link_ip}:{MIG_URI_PORT} "
+                  f"--available-switchover-bandwidth 1000 {extra}", timeout=timeout, check=False)
+
+
+def _move(peer, src: L1, dst: L1, restores0: int) -> dict:
+    _prepare(dst)
+    dst.vf_own_mac(0)       # a free VF, with its own MAC
+    t0 = time.time()
+    r = _migrate(src, dst)
+    took = time.time() - t0
+    assert r.rc == 0, f"virsh migrate host{src.host} -> host{dst.host}:\n{r.out}\n{r.err}"
+    assert _state(dst) == "running" and _state(src) == "absent", (_state(src), _state(dst))
+    after = dst.wait_l2_restores(NAME, restores0 + 1)
+    print(f"nested: virsh migrate host{src.host} -> host{dst.host}: {took:.1f} s")
+    for host in (src, dst):
+        lm = host.last_migrations()[host.vf0]
+        assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (host.name, lm)
+    return after
+
+
+def _failed_move(src: L1, dst: L1, kill_dst: bool) -> str:
+    """A migration slowed to stay in pre-copy, ended there by
+    `virsh domjobabort` on the source or by killing the destination's QEMU."""
+    _prepare(dst)
+    result = {}
+    # 1 MiB/s: pre-copy lasts minutes
+    mover = threading.Thread(target=lambda: result.update(r=_migrate(src, dst, "--bandwidth 1")))
+    mover.start()
+    try:
+        deadline = time.time() + 120
+        while "Data processed" not in src.sh(f"l1_virsh domjobinfo {NAME}", check=False).out:
+            assert time.time() < deadline, "the migration never started"
+            time.sleep(1)
+        time.sleep(3)
+        if kill_dst:
+            dst.sh("kill -9 $(pidof qemu-system-x86_64)")
+        else:
+            src.sh(f"l1_virsh domjobabort {NAME}")
+    finally:
+        mover.join(60)
+        if mover.is_alive():    # the step above failed: end the migration
+            src.sh(f"l1_virsh domjobabort {NAME}", check=False)
+        mover.join(300)
+    r = result["r"]
+    assert r.rc != 0, f"the migration completed:\n{r.out}"
+    assert _state(src) == "running", _state(src)
+    m = re.search(r"error: .*", r.out + r.err)
+    assert m, r.out + r.err
+    return m[0]
+
+
+def test_virsh_migrate(hosts, peer):
+    a, b = hosts
+    _prepare(a)
+    a.sh(f"cat > /sysroot/tmp/{NAME}.xml <<'EOF'\n{_domxml(a.vf0)}\nEOF\n"
+         f"l1_virsh define /tmp/{NAME}.xml && l1_virsh start {NAME}")
+    a.wait_l2_up(NAME)
+    assert answers(peer) >= 3
+    before = a.l2_stat_now(NAME)
+    r0 = int(before["compsc_restores"])
+    t0 = time.time()
+    with Streams(a, peer, SimpleNamespace(name=NAME)) as st:
+        there = _move(peer, a, b, r0)
+        back = _move(peer, b, a, r0 + 1)
+        time.sleep(5)
+        alive = st.close()
+    print(f"nested: virsh: longest ping gap {st.ps.trace.max_gap(t0, time.time()):.2f} s,"
+          f" TCP alive {alive}")
+    assert alive, "the TCP stream died:\n" + "".join(line for _, line in st.lines[-15:])
+    for stats in (there, back):
+        assert int(stats["compsc_host_restores"]) == int(stats["compsc_restores"]), stats
+        assert stats["compsc_restore_msgs"] == "0" and stats["compsc_state_lost"] == "0", stats
+    now = a.l2_stat_now(NAME)
+    assert now["compsc_resets"] == before["compsc_resets"], (before, now)
+    devices = a.sh("chroot /sysroot compsc devices").out
+    print(devices)
+    assert "compsc_vfio" in devices
+
+
+@pytest.mark.parametrize("how", ["domjobabort", "dst_killed"])
+def test_virsh_migrate_fails(hosts, peer, how):
+    a, b = hosts
+    if _state(a) != "running":
+        pytest.skip("test_virsh_migrate left no guest on host 0")
+    before = a.l2_stat_now(NAME)
+    why = _failed_move(a, b, kill_dst=how == "dst_killed")
+    print(f"nested: virsh migrate, {how}: {why}")
+    assert ("canceled by client" if how == "domjobabort" else "failed") in why, why
+    assert answers(peer) >= 3, a.l2_log(NAME)[-3000:]
+    after = a.l2_stat_now(NAME)
+    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    assert after["compsc_state_lost"] == before["compsc_state_lost"], (before, after)
