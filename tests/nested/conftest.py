@@ -7,11 +7,13 @@ from nested import L1
 
 # The files that take longest go first: test_give_unreachable.py about 3
 # minutes (it waits out the guest's bound on a hold), test_two_hosts.py
-# about 2.5 (two L1s, booted one after the other), the others here
+# and test_virsh_migrate.py about 2 each (two L1s, booted one after the
+# other), the others here
 # 1.5-2.5 with the L2s on KVM, L1's boot included, most others 0.5-1.
 # With two files at a time (make nested-test, NESTED_JOBS) neither worker
 # then ends alone on one of them.
-LONGEST_FIRST = ("test_give_unreachable.py", "test_two_hosts.py", "test_migrate_broken_off.py",
+LONGEST_FIRST = ("test_give_unreachable.py", "test_two_hosts.py", "test_virsh_migrate.py",
+                 "test_migrate_broken_off.py",
                  "test_dpdk_nested.py", "test_shadow_nested.py",
                  "test_migrate_integrity.py", "test_shadow_virtio.py",
                  "test_migrate_busy_guest.py", "test_shadow_standby.py")
