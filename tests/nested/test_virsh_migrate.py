@@ -19,9 +19,11 @@ Then `virsh domjobabort` during pre-copy, and the destination's QEMU
 killed during pre-copy: each migration fails, and the guest runs on at the
 source with its VF, answering the peer, without a reset.
 """
+import lzma
 import os
 import re
 import subprocess
+import tempfile
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -30,7 +32,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from nested import L1, L2_IP, answers
+from compsc_harness.vm import build_id
+from nested import KREL, L1, L2_IP, answers
 from shadow_nested import Streams
 
 ROOTFS = os.environ.get("COMPSC_L1ROOT", "")
@@ -48,11 +51,22 @@ def hosts(peer):
         for i in (0, 1):
             made.append(L1(peer, name=f"lv{i}", host=i, rootfs=ROOTFS))
             made[-1].setup()
+            _runs_packages(made[-1])
             made[-1].sh(f"l1_libvirt {i}", timeout=300)
         yield made
     finally:
         for h in made:
             h.close(check=h.bench.debug)
+
+
+def _runs_packages(host: L1) -> None:
+    """@host runs the modules the packages' DKMS built, not the bench's."""
+    for m in ("vfio", "compsc", "igb", "compsc_vfio"):
+        ko = Path(ROOTFS, f"lib/modules/{KREL}/updates/dkms/{m}.ko.xz")
+        with tempfile.NamedTemporaryFile(suffix=".ko") as f:
+            f.write(lzma.decompress(ko.read_bytes()))
+            f.flush()
+            assert host.module_build_id(m) == build_id(f.name), f"{host.name}: {m} is not {ko}"
 
 
 def _domxml(vf: str) -> str:
