@@ -40,7 +40,7 @@ NESTED_PYTEST  := $(NESTED_TIMEOUT_OPT) \
 
 TEST_SUITES += nested-test
 
-.PHONY: kmod-vfio kmod-vfio-core nested-test bench-e2e bench-shadow bench-dpdk-nested nested-dpdk-test
+.PHONY: kmod-vfio kmod-vfio-core nested-test bench-e2e bench-shadow bench-dpdk-nested nested-dpdk-test bench-libvirt
 kmod-vfio: $(VFIO_KO)
 $(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
 	mkdir -p $(@D)
@@ -91,6 +91,12 @@ nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 # Results: $(BUILD)/bench-e2e/<time>/report.json and gaps.png (matplotlib).
 bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(call py_with,matplotlib) bench_e2e.py $(BENCH_E2E_MODES)
+
+# virsh migrate round trips between two L1 hosts with libvirt, CompSC
+# against virtio-net through the same libvirt (tests/nested/bench_libvirt.py);
+# report in $(BUILD)/bench-libvirt/<time>/report.json.
+bench-libvirt: initramfs l2-kmods l1root
+	cd $(NESTED) && $(NESTED_ENV) $(NESTED_PY) bench_libvirt.py
 
 # tests/nested/test_dpdk_nested.py alone (nested-test runs it among the rest).
 nested-dpdk-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO) l2-kmods

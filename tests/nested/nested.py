@@ -18,6 +18,7 @@ from pathlib import Path
 
 from qemu.qmp import ExecuteError, QMPClient, QMPError
 
+from compsc_harness.pf import vlan_arp
 from compsc_harness.vm import VM, Bench, vf_ip, BenchError, KernelProblem, kernel_problems
 
 HERE = Path(__file__).resolve().parent
@@ -1167,3 +1168,42 @@ def check_carried(after: list, rx0: int, restores0: int, resets0: int) -> None:
     # the guest timed its restore, and the replies the peer got were sent after it
     assert int(after[-1]["compsc_restore_us"]) > 0, after[-1]
     assert int(after[-1]["compsc_first_xmit_us"]) > 0, after[-1]
+
+
+# An L2's NIC (its only interface besides lo), and the configuration
+# configure_guest() gives it
+L2_IF = "$(ls /sys/class/net | grep -v '^lo$' | head -1)"
+GUEST_MTU = 9000
+GUEST_VID = 100
+GUEST_VLAN_ADDR = f"10.77.{GUEST_VID}.10"
+GUEST_GROUP = "239.1.2.3"
+
+
+def configure_guest(l1: L1, name: str, peer) -> None:
+    """The L2 @name on @l1 gets MTU GUEST_MTU (the peer's bridge too),
+    VLAN GUEST_VID and the multicast group GUEST_GROUP, answering
+    broadcast and multicast pings."""
+    for dev in (*peer._taps, peer.bridge):
+        peer.run(["ip", "link", "set", "dev", dev, "mtu", str(GUEST_MTU)])
+    l1.l2_run(name, f"echo 0 > /proc/sys/net/ipv4/icmp_echo_ignore_broadcasts && "
+              f"ip link set {L2_IF} mtu {GUEST_MTU} && "
+              f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
+              f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && "
+              f"ip link set vl{GUEST_VID} up && ip addr add {GUEST_GROUP}/32 dev {L2_IF} autojoin")
+
+
+def guest_config_unanswered(peer) -> list:
+    """What of configure_guest()'s configuration the peer's traffic found
+    not working (a tagged ARP, a jumbo ping, a multicast ping): [] if all."""
+    bad = []
+    if vlan_arp(peer, GUEST_VID, GUEST_VLAN_ADDR) < 2:
+        bad.append(f"VLAN {GUEST_VID}")
+    r = peer.run(["ping", "-n", "-c", "3", "-i", "0.3", "-s", str(GUEST_MTU - 28), "-M", "do",
+                  "-w", "20", L2_IP], timeout=30, check=False)
+    if r.out.count("bytes from") < 2:
+        bad.append(f"MTU {GUEST_MTU}: {r.out}")
+    r = peer.run(f"ping -n -c 3 -i 0.3 -w 20 -I {peer.bridge} {GUEST_GROUP}", timeout=30,
+                 check=False)
+    if r.out.count("bytes from") < 2:
+        bad.append(f"group {GUEST_GROUP}: {r.out}")
+    return bad

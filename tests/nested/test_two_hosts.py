@@ -26,15 +26,11 @@ import pytest
 
 from compsc_harness.pf import vlan_arp
 from compsc_harness.vm import vf_mac
-from nested import (ALL_DIRTY, L1, L2_IP, MIG_PORT, SRC_PORT, answers, check_carried, last_stat,
+from nested import (ALL_DIRTY, GUEST_VID, GUEST_VLAN_ADDR, L1, L2_IF, L2_IP, MIG_PORT, SRC_PORT,
+                    answers, check_carried, configure_guest, guest_config_unanswered, last_stat,
                     longest_quiet, migration_summary)
 
 WATCH_S = 8
-IF = "$(ls /sys/class/net | grep -v '^lo$' | head -1)"
-MTU = 9000
-VID = 100
-VLAN_ADDR = f"10.77.{VID}.10"
-GROUP = "239.1.2.3"
 # what the administrator of the guest's first host set for its VF
 ADMIN = "spoofchk off trust on max_tx_rate 200"
 ADMIN_SHOWN = ("max_tx_rate 200Mbps", "spoof checking off", "trust on")
@@ -60,29 +56,12 @@ def _pf_vf_mac(host: L1, index: int) -> str:
 
 def _configure(host: L1, peer) -> None:
     """The guest's configuration, and its first host's settings for it."""
-    for dev in (*peer._taps, peer.bridge):
-        peer.run(["ip", "link", "set", "dev", dev, "mtu", str(MTU)])
-    host.l2_run("vm", f"echo 0 > /proc/sys/net/ipv4/icmp_echo_ignore_broadcasts && "
-                f"ip link set {IF} mtu {MTU} && "
-                f"ip link add link {IF} name vl{VID} type vlan id {VID} && "
-                f"ip addr add {VLAN_ADDR}/24 dev vl{VID} && ip link set vl{VID} up && "
-                f"ip addr add {GROUP}/32 dev {IF} autojoin")
+    configure_guest(host, "vm", peer)
     host.sh(f"ip link set $(l1_pf) vf 0 {ADMIN}")
 
 
 def _check_traffic(peer, where: str) -> None:
-    """Every setting of the guest's, used by the peer's traffic."""
-    bad = []
-    if vlan_arp(peer, VID, VLAN_ADDR) < 2:
-        bad.append(f"VLAN {VID}")
-    r = peer.run(["ping", "-n", "-c", "3", "-i", "0.3", "-s", str(MTU - 28), "-M", "do",
-                  "-w", "20", L2_IP], timeout=30, check=False)
-    if r.out.count("bytes from") < 2:
-        bad.append(f"MTU {MTU}: {r.out}")
-    r = peer.run(f"ping -n -c 3 -i 0.3 -w 20 -I {peer.bridge} {GROUP}", timeout=30,
-                 check=False)
-    if r.out.count("bytes from") < 2:
-        bad.append(f"group {GROUP}: {r.out}")
+    bad = guest_config_unanswered(peer)
     assert not bad, f"{where}: " + "; ".join(bad)
 
 
@@ -166,8 +145,8 @@ def test_two_hosts_refused(hosts, peer):
     a.sh(f"l1_vf_mac 0 {vf_mac(0)}")
     a.l2_start("vm", a.vf0, SRC_PORT)
     a.wait_l2_up("vm")
-    a.l2_run("vm", f"ip link add link {IF} name vl{VID} type vlan id {VID} && "
-             f"ip addr add {VLAN_ADDR}/24 dev vl{VID} && ip link set vl{VID} up")
+    a.l2_run("vm", f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
+             f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && ip link set vl{GUEST_VID} up")
     before = a.l2_stat_now("vm")
     b.vf_own_mac(0)
     b.fill_vlvf(b.vf1)
@@ -185,7 +164,7 @@ def test_two_hosts_refused(hosts, peer):
     assert "PF refused the VF's state" in log, log[-3000:]
     assert a.l2_status(SRC_PORT) == "running"
     assert answers(peer) >= 3, a.l2_log("vm")[-3000:]
-    assert vlan_arp(peer, VID, VLAN_ADDR) >= 2, "the guest's VLAN on host 0"
+    assert vlan_arp(peer, GUEST_VID, GUEST_VLAN_ADDR) >= 2, "the guest's VLAN on host 0"
     after = a.l2_stat_now("vm")
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     print(f"nested: refused at host1: {res.get('error-desc')!r}; host1's log:\n"

@@ -19,107 +19,32 @@ Then `virsh domjobabort` during pre-copy, and the destination's QEMU
 killed during pre-copy: each migration fails, and the guest runs on at the
 source with its VF, answering the peer, without a reset.
 """
-import lzma
-import os
 import re
-import subprocess
-import tempfile
 import threading
 import time
-import xml.etree.ElementTree as ET
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from compsc_harness.vm import build_id
-from nested import KREL, L1, L2_IP, answers
+from libvirt_nested import NAME, domxml, libvirt_hosts, prepare, start, state, virsh_migrate
+from nested import L1, answers
 from shadow_nested import Streams
-
-ROOTFS = os.environ.get("COMPSC_L1ROOT", "")
-DOMXML = Path(__file__).resolve().parents[2] / "tools/libvirt/compsc-domxml"
-NAME = "vm"
-MIG_URI_PORT = 49152
 
 
 @pytest.fixture(scope="module")
 def hosts(peer):
-    assert ROOTFS and Path(ROOTFS, "usr/sbin/libvirtd").exists(), \
-        f"no L1 root filesystem with libvirt at {ROOTFS!r} (make l1root)"
-    made = []
-    try:
-        for i in (0, 1):
-            made.append(L1(peer, name=f"lv{i}", host=i, rootfs=ROOTFS))
-            made[-1].setup()
-            _runs_packages(made[-1])
-            made[-1].sh(f"l1_libvirt {i}", timeout=300)
+    with libvirt_hosts(peer) as made:
         yield made
-    finally:
-        for h in made:
-            h.close(check=h.bench.debug)
-
-
-def _runs_packages(host: L1) -> None:
-    """@host runs the modules the packages' DKMS built, not the bench's."""
-    for m in ("vfio", "compsc", "igb", "compsc_vfio"):
-        ko = Path(ROOTFS, f"lib/modules/{KREL}/updates/dkms/{m}.ko.xz")
-        with tempfile.NamedTemporaryFile(suffix=".ko") as f:
-            f.write(lzma.decompress(ko.read_bytes()))
-            f.flush()
-            assert host.module_build_id(m) == build_id(f.name), f"{host.name}: {m} is not {ko}"
-
-
-def _domxml(vf: str) -> str:
-    """compsc-domxml's domain for @vf, booting the L2 kernel as l2_start
-    does, its first serial port in the file the harness reads and its
-    second the command pipe (l2_cmd)."""
-    out = subprocess.run([str(DOMXML), "--vf", vf, "--name", NAME, "--memory", "256",
-                          "--vcpus", "1", "--type", "kvm",
-                          "--kernel", "/mnt/share/l2/vmlinuz",
-                          "--initrd", "/mnt/share/l2/initrd.img",
-                          "--cmdline", f"console=ttyS0 quiet panic=-1 no_timer_check l2ip={L2_IP}"],
-                         capture_output=True, text=True, check=True).stdout
-    ET.register_namespace("qemu", "http://libvirt.org/schemas/domain/qemu/1.0")
-    root = ET.fromstring(out)
-    devices = root.find("devices")
-    for tag in ("serial", "console"):
-        for e in devices.findall(tag):
-            devices.remove(e)
-    for port, kind, path in ((0, "file", f"/run/{NAME}.log"), (1, "pipe", f"/run/{NAME}.ctl")):
-        serial = ET.SubElement(devices, "serial", type=kind)
-        ET.SubElement(serial, "source", path=path)
-        ET.SubElement(serial, "target", port=str(port))
-    return ET.tostring(root, encoding="unicode")
-
-
-def _prepare(host: L1) -> None:
-    """The command pipe's two FIFOs, and no console of an earlier guest."""
-    host.sh(f"rm -f /run/{NAME}.log /run/{NAME}.ctl.in /run/{NAME}.ctl.out; "
-            f"mkfifo /run/{NAME}.ctl.in /run/{NAME}.ctl.out")
-
-
-def _state(host: L1) -> str:
-    r = host.sh(f"l1_virsh domstate {NAME}", check=False)
-    return r.out.strip() if r.rc == 0 else "absent"
-
-
-def _migrate(src: L1, dst: L1, extra: str = "", timeout: float = 600):
-    """virsh migrate from @src to @dst (@extra: more options); its result."""
-    src.sh(f"l1_virsh migrate-setmaxdowntime {NAME} 1000")
-    return src.sh(f"l1_virsh migrate --live --p2p --persistent --undefinesource --verbose "
-                  f"{NAME} qemu+tcp://{dst.link_ip}/system "
-                  f"--migrateuri tcp://{dst.link_ip}:{MIG_URI_PORT} "
-                  f"--available-switchover-bandwidth 1000 {extra}", timeout=timeout, check=False)
 
 
 def _move(peer, src: L1, dst: L1, restores0: int) -> dict:
-    _prepare(dst)
+    prepare(dst)
     dst.vf_own_mac(0)       # a free VF, with its own MAC
     t0 = time.time()
-    r = _migrate(src, dst)
+    r = virsh_migrate(src, dst)
     took = time.time() - t0
     assert r.rc == 0, f"virsh migrate host{src.host} -> host{dst.host}:\n{r.out}\n{r.err}"
-    assert _state(dst) == "running" and _state(src) == "absent", (_state(src), _state(dst))
+    assert state(dst) == "running" and state(src) == "absent", (state(src), state(dst))
     after = dst.wait_l2_restores(NAME, restores0 + 1)
     print(f"nested: virsh migrate host{src.host} -> host{dst.host}: {took:.1f} s")
     for host in (src, dst):
@@ -131,10 +56,10 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> dict:
 def _failed_move(src: L1, dst: L1, kill_dst: bool) -> str:
     """A migration slowed to stay in pre-copy, ended there by
     `virsh domjobabort` on the source or by killing the destination's QEMU."""
-    _prepare(dst)
+    prepare(dst)
     result = {}
     # 1 MiB/s: pre-copy lasts minutes
-    mover = threading.Thread(target=lambda: result.update(r=_migrate(src, dst, "--bandwidth 1")))
+    mover = threading.Thread(target=lambda: result.update(r=virsh_migrate(src, dst, "--bandwidth 1")))
     mover.start()
     try:
         deadline = time.time() + 120
@@ -153,7 +78,7 @@ def _failed_move(src: L1, dst: L1, kill_dst: bool) -> str:
         mover.join(300)
     r = result["r"]
     assert r.rc != 0, f"the migration completed:\n{r.out}"
-    assert _state(src) == "running", _state(src)
+    assert state(src) == "running", state(src)
     m = re.search(r"error: .*", r.out + r.err)
     assert m, r.out + r.err
     return m[0]
@@ -161,10 +86,7 @@ def _failed_move(src: L1, dst: L1, kill_dst: bool) -> str:
 
 def test_virsh_migrate(hosts, peer):
     a, b = hosts
-    _prepare(a)
-    a.sh(f"cat > /sysroot/tmp/{NAME}.xml <<'EOF'\n{_domxml(a.vf0)}\nEOF\n"
-         f"l1_virsh define /tmp/{NAME}.xml && l1_virsh start {NAME}")
-    a.wait_l2_up(NAME)
+    start(a, domxml(a.vf0))
     assert answers(peer) >= 3
     before = a.l2_stat_now(NAME)
     r0 = int(before["compsc_restores"])
@@ -190,7 +112,7 @@ def test_virsh_migrate(hosts, peer):
 @pytest.mark.parametrize("how", ["domjobabort", "dst_killed"])
 def test_virsh_migrate_fails(hosts, peer, how):
     a, b = hosts
-    if _state(a) != "running":
+    if state(a) != "running":
         pytest.skip("test_virsh_migrate left no guest on host 0")
     before = a.l2_stat_now(NAME)
     why = _failed_move(a, b, kill_dst=how == "dst_killed")

@@ -1,0 +1,134 @@
+"""make bench-libvirt: `virsh migrate --live` round trips between the two
+L1 hosts of test_virsh_migrate.py (each its own PF, the packages and
+libvirt installed with apt), in one run:
+
+  compsc   the CompSC igbvf on VF0 of each host, defined from
+           compsc-domxml's XML, configured (MTU 9000, VLAN 100, a
+           multicast group) and under an iperf3 TCP stream
+  virtio   the same guest with a virtio-net NIC on each host's bridge with
+           its PF instead: the paravirtual baseline through the same libvirt
+
+ROUND_TRIPS (5, BENCH_LIBVIRT_ROUND_TRIPS) host 0 -> host 1 -> host 0 per
+mode. Per migration: the longest gap between replies to the peer's pings
+(every 50 ms) around it, virsh's wall time, and QEMU's downtime as
+libvirt reports it for the completed job (`virsh domjobinfo --completed`
+on the destination). Medians over all migrations of a mode. The hosts run
+under TCG (their L2s on KVM): compare within one run only.
+
+Last line, exactly:
+  bench-libvirt: gap_ms=G virsh_total_s=T qemu_downtime_ms=D tcp_alive=yes|no config_kept=yes|no compsc_vs_pv=R
+G, T, D: the compsc mode's medians; tcp_alive: its TCP stream survived
+every migration; config_kept: the peer's tagged, jumbo and multicast
+pings answered after the last; R: its median gap over virtio's.
+"""
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from compsc_harness.stats import fmt, ratio
+from compsc_harness.vm import Peer
+from libvirt_nested import NAME, domxml, libvirt_hosts, prepare, start, state, virsh_migrate
+from nested import L2_IP, configure_guest, guest_config_unanswered
+from shadow_nested import Streams
+
+ROUND_TRIPS = int(os.environ.get("BENCH_LIBVIRT_ROUND_TRIPS", "5"))
+PING_INTERVAL = 0.05
+SETTLE_S = 5            # s after virsh returns, still inside the ping stream
+
+
+def downtime_ms(host) -> float:
+    """QEMU's downtime of the migration that ended on @host, as libvirt
+    keeps it for the completed job (None if it does not)."""
+    out = host.sh(f"l1_virsh domjobinfo {NAME} --completed", check=False).out
+    m = re.search(r"Total downtime:\s+(\d+) ms", out)
+    return float(m[1]) if m else None
+
+
+def migrate_once(peer, src, dst, vf: bool) -> dict:
+    prepare(dst)
+    if vf:
+        dst.vf_own_mac(0)       # a free VF, with its own MAC
+    with peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
+        t0 = time.time()
+        r = virsh_migrate(src, dst)
+        t1 = time.time()
+        time.sleep(SETTLE_S)
+    if r.rc != 0:
+        raise RuntimeError(f"virsh migrate host{src.host} -> host{dst.host}:\n{r.out}\n{r.err}")
+    one = {"way": f"host{src.host}->host{dst.host}", "gap_s": ps.trace.max_gap(t0, t1 + SETTLE_S),
+           "virsh_s": t1 - t0, "downtime_ms": downtime_ms(dst)}
+    print(f"bench-libvirt: {one}", flush=True)
+    return one
+
+
+def round_trips(peer, hosts, vf: bool) -> list:
+    out = []
+    for i in range(2 * ROUND_TRIPS):
+        out.append(migrate_once(peer, hosts[i % 2], hosts[1 - i % 2], vf))
+    return out
+
+
+def median(runs: list, key: str):
+    vals = [r[key] for r in runs if r[key] is not None]
+    return statistics.median(vals) if vals else None
+
+
+def summary(runs: list) -> dict:
+    return {"migrations": len(runs), "gap_s": median(runs, "gap_s"),
+            "virsh_s": median(runs, "virsh_s"), "downtime_ms": median(runs, "downtime_ms"),
+            "runs": runs}
+
+
+def run_compsc(peer, hosts) -> dict:
+    a = hosts[0]
+    start(a, domxml(a.vf0))
+    configure_guest(a, NAME, peer)
+    with Streams(a, peer, SimpleNamespace(name=NAME), ping=False) as st:
+        runs = round_trips(peer, hosts, vf=True)
+        alive = st.close()
+    bad = guest_config_unanswered(peer)
+    return {**summary(runs), "tcp_alive": alive, "config_kept": not bad, "config_bad": bad}
+
+
+def run_virtio(peer, hosts) -> dict:
+    for host in hosts:
+        if state(host) != "absent":
+            host.sh(f"l1_virsh destroy {NAME}; l1_virsh undefine {NAME}", check=False)
+        host.sh("l1_bridge")
+    peer.run(f"ip neigh flush dev {peer.bridge}", check=False)
+    start(hosts[0], domxml(hosts[0].vf0, virtio=True))
+    return summary(round_trips(peer, hosts, vf=False))
+
+
+def save(results: dict) -> Path:
+    top = Path(os.environ.get("COMPSC_BUILD", "build")) / "bench-libvirt"
+    out = top / time.strftime("%Y%m%d-%H%M%S")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(results, indent=1) + "\n")
+    return out
+
+
+def main() -> int:
+    with Peer() as peer, libvirt_hosts(peer) as hosts:
+        results = {"round_trips": ROUND_TRIPS, "ping_interval_s": PING_INTERVAL,
+                   "compsc": run_compsc(peer, hosts), "virtio": run_virtio(peer, hosts)}
+    print(f"bench-libvirt: report in {save(results)}")
+    c, v = results["compsc"], results["virtio"]
+    print(f"bench-libvirt: virtio gap_ms={fmt(v['gap_s'] and v['gap_s'] * 1000, '{:.0f}')}"
+          f" virsh_total_s={fmt(v['virsh_s'])} qemu_downtime_ms={fmt(v['downtime_ms'], '{:.0f}')}")
+    print(f"bench-libvirt: gap_ms={fmt(c['gap_s'] and c['gap_s'] * 1000, '{:.0f}')}"
+          f" virsh_total_s={fmt(c['virsh_s'])}"
+          f" qemu_downtime_ms={fmt(c['downtime_ms'], '{:.0f}')}"
+          f" tcp_alive={'yes' if c['tcp_alive'] else 'no'}"
+          f" config_kept={'yes' if c['config_kept'] else 'no'}"
+          f" compsc_vs_pv={fmt(ratio(c['gap_s'], v['gap_s']))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
