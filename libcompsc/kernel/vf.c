@@ -640,32 +640,20 @@ void compsc_vf_leave(struct compsc_vf *vf)
 }
 
 /* The guest's bound on a hold: COMPSC_HOLD_MAX_MS (a test may shorten
- * it, debugfs compsc_hold_max_ms) of its own running time with the writer
- * held at every look (the paths that wait look at least once a second;
- * any of them starts or ends the count). No host holds a running guest's
- * device that long: the one that took it is gone (a destination that
- * could not even reach the area to release it). The device is taken back
- * as lost, and the next entry restores by a reset and a replay. Returns
- * whether it was taken back.
+ * it, debugfs compsc_hold_max_ms) of its own running time with the same
+ * hold at every look (compsc_reader_hold_bound(); the paths that wait
+ * look at least once a second). No host holds a running guest's device
+ * that long: the one that took it is gone (a destination that could not
+ * even reach the area to release it). The device is taken back as lost,
+ * and the next entry restores by a reset and a replay. Returns whether it
+ * was taken back.
  */
 static bool compsc_vf_give_up(struct compsc_vf *vf)
 {
-	unsigned long since = READ_ONCE(vf->held_since);
 	u32 max_ms = READ_ONCE(vf->hold_max_ms);
 
-	if (le32_to_cpu(READ_ONCE(vf->reader.ctl->writer)) !=
-	    COMPSC_WRITER_HELD) {
-		WRITE_ONCE(vf->held_since, 0);
-		return false;
-	}
-	if (!since) {
-		WRITE_ONCE(vf->held_since, jiffies | 1);	/* 0: not held */
-		return false;
-	}
-	if (time_before(jiffies, since + msecs_to_jiffies(max_ms)))
-		return false;
-	WRITE_ONCE(vf->held_since, 0);
-	if (!compsc_reader_give_up(&vf->reader))
+	if (!compsc_reader_hold_bound(&vf->reader, &vf->hold, ktime_get_ns(),
+				      (u64)max_ms * NSEC_PER_MSEC))
 		return false;
 	dev_warn(vf->dev, "CompSC: the host held the device for %u s: taken back\n",
 		 max_ms / 1000);
@@ -1114,7 +1102,7 @@ static void compsc_vf_task(struct work_struct *work)
 		compsc_vf_give_up(vf);
 		goto requeue;
 	}
-	WRITE_ONCE(vf->held_since, 0);
+	WRITE_ONCE(vf->hold.since_ns, 0);
 	compsc_vf_leave(vf);
 
 	retry = 1;

@@ -426,6 +426,28 @@ int compsc_reader_give_up(struct compsc_reader *r)
 }
 COMPSC_EXPORT(compsc_reader_give_up);
 
+int compsc_reader_hold_bound(struct compsc_reader *r, struct compsc_hold_watch *w,
+			     u64 now_ns, u64 max_ns)
+{
+	u64 version = le64_to_cpu(READ_ONCE(r->ctl->version));
+	u64 since = READ_ONCE(w->since_ns);
+
+	if (le32_to_cpu(READ_ONCE(r->ctl->writer)) != COMPSC_WRITER_HELD) {
+		WRITE_ONCE(w->since_ns, 0);
+		return 0;
+	}
+	if (!since || READ_ONCE(w->version) != version) {
+		WRITE_ONCE(w->version, version);
+		WRITE_ONCE(w->since_ns, now_ns | 1);	/* 0: none */
+		return 0;
+	}
+	if (now_ns - since < max_ns)
+		return 0;
+	WRITE_ONCE(w->since_ns, 0);
+	return compsc_reader_give_up(r);
+}
+COMPSC_EXPORT(compsc_reader_hold_bound);
+
 int compsc_writer_device_restored(const struct compsc_area_hdr *hdr,
 				  const struct compsc_area_ctl *ctl)
 {

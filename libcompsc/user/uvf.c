@@ -165,25 +165,8 @@ static int __compsc_uvf_restore(struct compsc_uvf *vf)
  */
 static void __compsc_uvf_hold_bound(struct compsc_uvf *vf)
 {
-	const struct compsc_area_ctl *ctl = vf->reader.ctl;
-	u64 version = le64_to_cpu(READ_ONCE(ctl->version)), now, since;
-
-	if (le32_to_cpu(READ_ONCE(ctl->writer)) != COMPSC_WRITER_HELD) {
-		__atomic_store_n(&vf->held_since, 0, __ATOMIC_RELAXED);
-		return;
-	}
-	now = vf->env.now_ns(vf->env.ctx) | 1;
-	since = __atomic_load_n(&vf->held_since, __ATOMIC_RELAXED);
-	if (!since ||
-	    __atomic_load_n(&vf->held_version, __ATOMIC_RELAXED) != version) {
-		__atomic_store_n(&vf->held_version, version, __ATOMIC_RELAXED);
-		__atomic_store_n(&vf->held_since, now, __ATOMIC_RELAXED);
-		return;
-	}
-	if (now - since < vf->hold_max_ns)
-		return;
-	__atomic_store_n(&vf->held_since, 0, __ATOMIC_RELAXED);
-	if (compsc_reader_give_up(&vf->reader))
+	if (compsc_reader_hold_bound(&vf->reader, &vf->hold, vf->env.now_ns(vf->env.ctx),
+				     vf->hold_max_ns))
 		__atomic_fetch_add(&vf->given_up, 1, __ATOMIC_RELAXED);
 }
 

@@ -151,6 +151,35 @@ int compsc_reader_give_up(struct compsc_reader *r);
  */
 #define COMPSC_HOLD_MAX_MS	120000u
 
+/*
+ * What the guest's waiting paths saw of a hold at their last look
+ * (compsc_reader_hold_bound()). Any of them reads and writes it without a
+ * lock: a lost update only moves the bound by one look.
+ */
+struct compsc_hold_watch {
+	u64 since_ns;	/* the env clock (| 1) when this hold was first seen; 0: none */
+	u64 version;	/* the area's version then: a new hold starts the count again */
+};
+
+/**
+ * compsc_reader_hold_bound() - an entry found the device held: the
+ * guest's bound on that hold
+ * @r: the reader
+ * @w: this device's watch (zeroed at init)
+ * @now_ns: the guest's clock (its env)
+ * @max_ns: the bound, COMPSC_HOLD_MAX_MS unless a test shortened it
+ *
+ * Call it from the paths that back off, at least once a second while they
+ * wait. Once the writer word shows the same hold (one version) at every
+ * look for @max_ns, the device is taken back as lost
+ * (compsc_reader_give_up()): the next entry restores by a reset. A look
+ * at a free device or at a new version starts the count again.
+ *
+ * Return: 1 if this call took the device back, 0 otherwise.
+ */
+int compsc_reader_hold_bound(struct compsc_reader *r, struct compsc_hold_watch *w,
+			     u64 now_ns, u64 max_ns);
+
 /* compsc_read_*enter() returns this (> 0) when the caller must restore. */
 #define COMPSC_READ_RESTORE	1
 

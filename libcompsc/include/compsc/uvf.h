@@ -81,13 +81,9 @@ struct compsc_uvf {
 	u32 mbx_len;			/* bytes */
 	/*
 	 * The guest's bound on a hold (COMPSC_HOLD_MAX_MS; a test may
-	 * shorten hold_max_ns after init): when an entry that backed off
-	 * first saw the host holding this version (env clock | 1, 0: not
-	 * held at the last look). Racy by design, relaxed: a lost update
-	 * only moves the bound by one look.
+	 * shorten hold_max_ns after init), compsc_reader_hold_bound()
 	 */
-	u64 held_since;
-	u64 held_version;
+	struct compsc_hold_watch hold;
 	u64 hold_max_ns;
 	/* statistics, relaxed atomic adds: any thread may count */
 	u64 busy;		/* entries that found the host holding the device */

@@ -245,10 +245,8 @@ enum {
  *	or a hold the guest gave up on): each one resets the driver
  * @announces: restores after which the netdev was announced to the wire
  *	(__netdev_notify_peers(), by the task)
- * @held_since: jiffies (| 1) the waiting paths first saw the host holding
- *	the device without a break, 0 if not; bounds the hold
- *	(@hold_max_ms). Racy by design: a lost update only moves the
- *	bound by one look
+ * @hold: what the waiting paths saw of the host's hold at their last look
+ *	(compsc_reader_hold_bound(), bounded by @hold_max_ms)
  * @hold_max_ms: that bound, COMPSC_HOLD_MAX_MS unless a test shortened it
  *	(debugfs)
  * @stall_ms: test hook (debugfs): the next process-context entry without
@@ -312,7 +310,7 @@ struct compsc_vf {
 	u64 resets;
 	u64 state_lost;
 	u64 announces;
-	unsigned long held_since;
+	struct compsc_hold_watch hold;
 	u32 hold_max_ms;
 	u32 stall_ms;
 	u32 rx_stall_ms;
