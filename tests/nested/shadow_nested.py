@@ -13,8 +13,9 @@ import time
 import vcpu_where
 from compsc_harness.pf import vlan_arp
 from compsc_harness.vm import paced, vf_mac
-from nested import (DST_PORT, L2_IP, L2_KOS, L2_VMLINUZ, MIG_PORT, SRC_PORT, UPLINK_MAC,
-                    away_mac, hotplug_migrate, migration_summary, vf_nic)
+from nested import (DST_PORT, L2_IP, L2_KOS, L2_VMLINUZ, MIG_PORT, MOUNT_DEBUGFS, SRC_PORT,
+                    UPLINK_MAC, VFIO_DEBUGFS, away_mac, hotplug_migrate, migration_summary,
+                    vf_nic)
 
 VM_MAC = vf_mac(0)          # the MAC VF0 has at boot: the VM's from then on
 NAMES = {SRC_PORT: "src", DST_PORT: "dst"}
@@ -170,10 +171,13 @@ def _lower(guest) -> str:
 
 def _jumbo_path(guest, l1, lower: str) -> str:
     """Where a jumbo frame may have been dropped: the counters of the
-    guest's lower and of L1's PF and its VFs, and L1's MTUs."""
+    guest's lower and of L1's PF and its VFs, L1's MTUs, and the receive
+    size limit each VF last set at the PF (compsc_vfio's debugfs pf:
+    max_frame 0 means the VF's request never reached the PF)."""
     l2 = guest.run(f"ip -s -s link show dev {lower}; ethtool -S {lower}; dmesg | tail -n 25")
     at_l1 = l1.sh("pf=$(l1_pf); ip -s -s link show dev $pf; ethtool -S $pf | grep -v ': 0$'; "
                   "for i in /sys/class/net/*; do echo ${i##*/} mtu $(cat $i/mtu); done; "
+                  f"{MOUNT_DEBUGFS}; for v in {VFIO_DEBUGFS}/*/pf; do echo \"$v: $(cat $v)\"; done; "
                   "dmesg | tail -n 25", check=False).out
     return f"L2 {lower}:\n{l2}\nL1:\n{at_l1}"
 
