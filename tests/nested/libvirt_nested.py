@@ -101,12 +101,19 @@ def state(host: L1) -> str:
     return r.out.strip() if r.rc == 0 else "absent"
 
 
-def virsh_migrate(src: L1, dst: L1, extra: str = "", timeout: float = 600):
+def virsh_migrate(src: L1, dst: L1, extra: str = "", budget: bool = True, undefine: bool = True,
+                  timeout: float = 600):
     """virsh migrate from @src to @dst (@extra: more options): peer to peer,
     so that the source's libvirtd drives it all; the stream on the hosts'
-    link; the nested tests' 1 s downtime budget. Its result."""
-    src.sh(f"l1_virsh migrate-setmaxdowntime {NAME} 1000")
-    return src.sh(f"l1_virsh migrate --live --p2p --persistent --undefinesource --verbose "
-                  f"{NAME} qemu+tcp://{dst.link_ip}/system "
-                  f"--migrateuri tcp://{dst.link_ip}:{MIG_URI_PORT} "
-                  f"--available-switchover-bandwidth 1000 {extra}", timeout=timeout, check=False)
+    link; @budget: the nested tests' 1 s downtime budget, else libvirt's
+    and QEMU's defaults; @undefine: the source forgets the guest (else it
+    keeps it defined, and with it the completed job's statistics). Its
+    result."""
+    opts = f"--migrateuri tcp://{dst.link_ip}:{MIG_URI_PORT} {extra}"
+    if budget:
+        src.sh(f"l1_virsh migrate-setmaxdowntime {NAME} 1000")
+        opts += " --available-switchover-bandwidth 1000"
+    if undefine:
+        opts += " --undefinesource"
+    return src.sh(f"l1_virsh migrate --live --p2p --persistent --verbose "
+                  f"{NAME} qemu+tcp://{dst.link_ip}/system {opts}", timeout=timeout, check=False)
