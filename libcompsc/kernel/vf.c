@@ -546,9 +546,13 @@ static int compsc_vf_restore(struct compsc_vf *vf)
 		vf->ops->rearm_irqs(vf, true);
 	}
 	compsc_vf_tl_restored(vf, t0);
-	/* the task tells the wire where we are now, with RTNL */
-	set_bit(COMPSC_VF_ANNOUNCE, &vf->flags);
-	compsc_vf_kick(vf);
+	/* the task tells the wire where we are now, with RTNL; not while the
+	 * driver's own reset runs (its restart would race the reset's)
+	 */
+	if (n >= 0) {
+		set_bit(COMPSC_VF_ANNOUNCE, &vf->flags);
+		compsc_vf_kick(vf);
+	}
 	return n;
 }
 
