@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from compsc_harness.vm import build_id
-from nested import KREL, L1, L2_IP
+from nested import KREL, L1, L2_IP, two_hosts
 
 ROOTFS = os.environ.get("COMPSC_L1ROOT", "")
 DOMXML = Path(__file__).resolve().parents[2] / "tools/libvirt/compsc-domxml"
@@ -28,17 +28,13 @@ def libvirt_hosts(peer):
     libvirtd, VF0 and VF1 of each bound to compsc_vfio."""
     assert ROOTFS and Path(ROOTFS, "usr/sbin/libvirtd").exists(), \
         f"no L1 root filesystem with libvirt at {ROOTFS!r} (make l1root)"
-    made = []
-    try:
-        for i in (0, 1):
-            made.append(L1(peer, name=f"lv{i}", host=i, rootfs=ROOTFS))
-            made[-1].setup()
-            runs_packages(made[-1])
-            made[-1].sh(f"l1_libvirt {i}", timeout=300)
+
+    def ready(host: L1) -> None:
+        runs_packages(host)
+        host.sh(f"l1_libvirt {host.host}", timeout=300)
+
+    with two_hosts(peer, name="lv", ready=ready, rootfs=ROOTFS) as made:
         yield made
-    finally:
-        for h in made:
-            h.close(check=h.bench.debug)
 
 
 def runs_packages(host: L1) -> None:

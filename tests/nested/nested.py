@@ -773,6 +773,10 @@ class L1(VM):
                 f"done; echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; rmmod igbvf; true")
         assert self.sh(f"l1_bind {bdf}").out.strip().endswith("compsc_vfio")
 
+    def pf_vf_macs(self) -> dict:
+        """{VF index: the MAC the PF gives it} (`ip link show` of the PF)."""
+        return {i: line.split()[3] for i, line in self.pf_vfs().items()}
+
     def vf_own_mac(self, index: int) -> None:
         """VF @index gets a MAC of its own (02:00:00:00:00:9<index>), not
         the guest's: the VF a guest left (both VFs sit on one PF, which
@@ -907,6 +911,24 @@ class L1(VM):
 
 # Where an unplugged guest's NIC goes back in: the L2s' one root port.
 HOTPLUG_BUS = "rp1"
+
+
+@contextlib.contextmanager
+def two_hosts(peer, name: str = "host", ready=None, **kw):
+    """Host 0 and host 1 of a two-host test (L1(host=), @kw for both),
+    set up and then handed to @ready (more setup) one after the other;
+    both closed when the block ends."""
+    made = []
+    try:
+        for i in (0, 1):
+            made.append(L1(peer, name=f"{name}{i}", host=i, **kw))
+            made[-1].setup()
+            if ready:
+                ready(made[-1])
+        yield made
+    finally:
+        for h in made:
+            h.close(check=h.bench.debug)
 
 
 def link_ip(host: int) -> str:

@@ -22,10 +22,6 @@ MTU = 1400
 IF = "$(ls /sys/class/net | grep -v '^lo$' | head -1)"
 
 
-def _vf_macs(l1) -> dict:
-    return {i: line.split()[3] for i, line in l1.pf_vfs().items()}
-
-
 def _in_precopy(l1, src_bdf, dst_bdf, mark):
     """While the migration is still in pre-copy: the destination VF was
     configured from the pre-copy chunk, as the source's PF holds it."""
@@ -34,7 +30,7 @@ def _in_precopy(l1, src_bdf, dst_bdf, mark):
     src_pf, dst_pf = l1.vfio_debugfs(src_bdf, "pf"), l1.vfio_debugfs(dst_bdf, "pf")
     assert dst_pf["mac"] == src_pf["mac"], (src_pf, dst_pf)
     assert dst_pf["max_frame"] == src_pf["max_frame"], (src_pf, dst_pf)
-    assert _vf_macs(l1)[1] == src_pf["mac"], _vf_macs(l1)
+    assert l1.pf_vf_macs()[1] == src_pf["mac"], l1.pf_vf_macs()
     return src_pf
 
 
@@ -59,7 +55,7 @@ def test_migrate_precopy_config(l1, peer):
     before = l1.l2_stat_now("src")
     # the destination VF starts with another MAC than the guest's
     l1.vf_own_mac(1)
-    assert _vf_macs(l1)[1] != _vf_macs(l1)[0]
+    assert l1.pf_vf_macs()[1] != l1.pf_vf_macs()[0]
     mark = len(l1.sh("dmesg").out)
     l1.vfio_fault("fault_size", 1 << 40)
     try:

@@ -28,7 +28,7 @@ from compsc_harness.pf import vlan_arp
 from compsc_harness.vm import vf_mac
 from nested import (ALL_DIRTY, GUEST_VID, GUEST_VLAN_ADDR, L1, L2_IF, L2_IP, MIG_PORT, SRC_PORT,
                     answers, check_carried, configure_guest, guest_config_unanswered, last_stat,
-                    longest_quiet, migration_summary)
+                    longest_quiet, migration_summary, two_hosts)
 
 WATCH_S = 8
 # what the administrator of the guest's first host set for its VF
@@ -38,20 +38,8 @@ ADMIN_SHOWN = ("max_tx_rate 200Mbps", "spoof checking off", "trust on")
 
 @pytest.fixture(scope="module")
 def hosts(peer):
-    made = []
-    try:
-        for i in (0, 1):
-            made.append(L1(peer, name=f"host{i}", host=i))
-            made[-1].setup()
+    with two_hosts(peer) as made:
         yield made
-    finally:
-        for h in made:
-            h.close(check=h.bench.debug)
-
-
-def _pf_vf_mac(host: L1, index: int) -> str:
-    """The MAC @host's PF gives its VF @index (`ip link show` of the PF)."""
-    return host.pf_vfs()[index].split()[3]
 
 
 def _configure(host: L1, peer) -> None:
@@ -78,7 +66,7 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
     # a free VF: the MAC its administrator gave it, nothing of the guest's
     dst.l2_stop("vm")
     dst.vf_own_mac(0)
-    assert _pf_vf_mac(dst, 0) != vf_mac(0)
+    assert dst.pf_vf_macs()[0] != vf_mac(0)
     dst.l2_start("vm", dst.vf0, SRC_PORT, f"-incoming tcp:{dst.link_ip}:{MIG_PORT}")
     dst.wait_incoming(SRC_PORT)
     held = src.vfio_debugfs(src.vf0, "pf")
@@ -96,7 +84,7 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
     print(f"nested: host{src.host}->host{dst.host}: qemu {migration_summary(res)};"
           f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s),"
           f" longest quiet after the restore {quiet:.2f} s")
-    assert _pf_vf_mac(dst, 0) == vf_mac(0), "the destination's PF did not apply the MAC"
+    assert dst.pf_vf_macs()[0] == vf_mac(0), "the destination's PF did not apply the MAC"
     assert dst.vfio_debugfs(dst.vf0, "pf") == held, "the destination's PF holds other state"
     shown = dst.pf_vfs()[0]
     assert all(a in shown for a in ADMIN_SHOWN), shown
