@@ -27,11 +27,13 @@ NESTED_ENV  := $(BENCH_ENV) COMPSC_VFIO_KO=$(VFIO_KO) \
 NESTED_ENV  += $(L2K_ENV)
 NESTED_TIMEOUT ?= 1500
 # Test files run NESTED_JOBS at a time (pytest-xdist, --dist loadfile: each
-# worker has its own peer namespace and its own L1 per file). An L1 under
-# TCG keeps about one core busy, so on 2 cores two files at a time take
-# little more than half the time of one after another. NESTED_JOBS=1: one
-# at a time, in this process (as before; -s then shows the tests' prints).
-NESTED_JOBS ?= 2
+# worker has its own peer namespace and L1, handed from file to file where
+# a file leaves it as it found it: tests/nested/conftest.py L1Pool). A
+# test keeps about one core busy while L1s boot and migrate, and leaves it
+# idle while it waits on a guest: on 2 cores, three files at a time keep
+# both busy (docs/results.md). NESTED_JOBS=1: one at a time, in this
+# process (-s then shows the tests' prints).
+NESTED_JOBS ?= 3
 NESTED_PY      := $(call py_with,xdist)
 NESTED_TIMEOUT_OPT := $(shell $(NESTED_PY) -c 'import pytest_timeout' 2>/dev/null && \
 		      echo --timeout=$(NESTED_TIMEOUT))

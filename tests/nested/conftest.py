@@ -1,8 +1,12 @@
-"""Fixtures of the nested suite: one host peer and one L1 per test module."""
+"""Fixtures of the nested suite: the host peer and the L1 host, shared by
+the test modules of a worker where they leave it as they found it
+(L1Pool), else one of each per module."""
+
+import difflib
 
 import pytest
 
-from compsc_harness.vm import Peer
+from compsc_harness.vm import Bench, Peer
 from nested import L1
 
 # The files that take longest go first: test_give_unreachable.py about 3
@@ -10,7 +14,7 @@ from nested import L1
 # and test_virsh_migrate.py about 2 each (two L1s, booted one after the
 # other), the others here
 # 1.5-2.5 with the L2s on KVM, L1's boot included, most others 0.5-1.
-# With two files at a time (make nested-test, NESTED_JOBS) neither worker
+# With several files at a time (make nested-test, NESTED_JOBS) no worker
 # then ends alone on one of them.
 LONGEST_FIRST = ("test_give_unreachable.py", "test_two_hosts.py", "test_virsh_migrate.py",
                  "test_migrate_broken_off.py",
@@ -51,14 +55,118 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST_FIRST)))
 
 
+# Modules with a failed test (or setup): their L1 is not handed on.
+_FAILED = set()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if report.failed:
+        _FAILED.add(item.module.__name__)
+
+
+class L1Pool:
+    """One L1 host and its peer per pytest worker, handed from one test
+    module to the next: booting and setting up an L1 costs about 10 s of a
+    core under TCG, which over the suite's modules came to a fifth of its
+    time. A module gets the L1 as setup() left it. After the module,
+    L1.tidy() stops its L2s and puts back the VF MACs; the L1 then goes to
+    the next module only if every test of this one passed, L1's console
+    shows no kernel problem since the module began, and L1.fingerprint()
+    (modules, bindings, the PF's view of the VFs, compsc_vfio's knobs, the
+    guest areas the host knows) is what it was after setup(). Otherwise
+    L1 and peer are closed and the next module boots its own."""
+
+    def __init__(self):
+        self.peer = self.vm = None
+        self.setup_print = None     # the fingerprint after setup()
+
+    def get_peer(self) -> Peer:
+        if self.peer is None:
+            self.peer = Peer()
+        return self.peer
+
+    def get_l1(self) -> L1:
+        if self.vm is None:
+            vm = L1(self.get_peer())
+            try:
+                vm.setup()
+                self.setup_print = vm.fingerprint()
+            except BaseException:
+                vm.close(check=False)
+                raise
+            self.vm = vm
+        return self.vm
+
+    def give_back(self, module: str, since: int) -> None:
+        """Keep the L1 for the next module, or close it (raising a
+        KernelProblem found since @since, an offset into L1's console)."""
+        vm, keep = self.vm, module not in _FAILED and self.vm.alive()
+        try:
+            if keep:
+                vm.tidy()
+                vm.check_kernel_log(since)
+                now = vm.fingerprint()
+                keep = now == self.setup_print
+                if not keep:
+                    diff = "\n".join(difflib.unified_diff(
+                        self.setup_print.splitlines(), now.splitlines(), lineterm=""))
+                    print(f"nested: {module} changed L1 (a new one for the next module):\n{diff}")
+        except BaseException:
+            keep = False
+            raise
+        finally:
+            if not keep:
+                self.close()
+
+    def close(self) -> None:
+        vm, peer, self.vm, self.peer = self.vm, self.peer, None, None
+        try:
+            if vm is not None:
+                # the modules' own checks ran in give_back(); on the debug
+                # kernels nothing is shared (_shared), and close() checks
+                vm.close(check=False)
+        finally:
+            if peer is not None:
+                peer.close()
+
+
+def _shared(request) -> bool:
+    """Whether a module runs on the worker's shared L1 (L1Pool): not with
+    the debug kernels, whose close() scans for leaks module by module,
+    nor for a module that asks for an uplink (guest-shadow) or brings its
+    own `l1` fixture (another L1 set-up, or two hosts)."""
+    mod = request.module
+    return not (Bench().debug or getattr(mod, "L1_UPLINK", False) or hasattr(mod, "l1"))
+
+
+@pytest.fixture(scope="session")
+def l1_pool():
+    pool = L1Pool()
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
 @pytest.fixture(scope="module")
-def peer():
+def peer(request, l1_pool):
+    if _shared(request):
+        yield l1_pool.get_peer()
+        return
     with Peer() as p:
         yield p
 
 
 @pytest.fixture(scope="module")
-def l1(request, peer):
+def l1(request, peer, l1_pool):
+    if _shared(request):
+        vm = l1_pool.get_l1()
+        since = vm.console_path.stat().st_size
+        yield vm
+        l1_pool.give_back(request.module.__name__, since)
+        return
     # a module that moves an L2 to virtio-net says L1_UPLINK = True
     vm = L1(peer, uplink=getattr(request.module, "L1_UPLINK", False))
     try:

@@ -120,6 +120,28 @@ l1_bind() {
 	basename "$(readlink /sys/bus/pci/devices/$1/driver)"
 }
 
+# l1_fingerprint: what a test module may change in this host and must
+# leave as L1.setup() made it before the next module gets the host
+# (tests/nested/conftest.py, L1Pool): the modules loaded, the VFs' drivers
+# and the PF's view of them, compsc_vfio's and compsc.ko's parameters and
+# test knobs, and the guest areas the host knows (none with no L2 running)
+l1_fingerprint() {
+	pf=$(l1_pf)
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	lsmod | awk 'NR > 1 { print "module", $1 }' | sort
+	for d in /sys/class/net/$pf/device/virtfn*; do
+		echo "$(basename $d) $(basename "$(readlink $d)")" \
+			"$(basename "$(readlink $d/driver)")"
+	done
+	ip link show "$pf" | sed -n 's/^ *\(vf [0-9].*\)/\1/p'
+	cat /sys/class/net/$pf/mtu
+	grep -H . /sys/module/compsc_vfio/parameters/* /sys/module/compsc/parameters/* \
+		2>/dev/null
+	find /sys/kernel/debug/compsc_vfio /sys/kernel/debug/compsc -type f -perm -u+w \
+		2>/dev/null | sort | xargs -r grep -H .
+	sed 's/^/area /' /sys/kernel/debug/compsc/areas
+}
+
 # l1_if_of MAC: the name of L1's interface with MAC
 l1_if_of() {
 	dev=$(grep -lsx "$1" /sys/class/net/*/address) ||

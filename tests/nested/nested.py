@@ -396,7 +396,33 @@ class L1(VM):
             out = self.sh(f"l1_bind {vf.bdf}").out.strip()
             assert out.endswith("compsc_vfio"), out
         self.vf0, self.vf1 = vfs[0].bdf, vfs[1].bdf
+        self.vf_macs = [vf.mac for vf in vfs[:2]]
+        # what the modules said when they loaded (tidy() empties the log)
+        self.setup_log = self.sh("dmesg").out
         return self.vf0, self.vf1
+
+    def tidy(self) -> None:
+        """Undo what a test module leaves behind in the ordinary course,
+        for the next one (conftest.py's L1Pool): its L2s stopped, the VFs'
+        MACs as setup() gave them and trust off, L1's kernel log emptied
+        (tests slice it at a length they took, which a ring buffer that
+        wrapped would shift). Anything else a module changed shows in
+        fingerprint()."""
+        names = self.sh("cd /run && for f in *.qemu; do "
+                        "[ -e \"$f\" ] && echo \"${f%.qemu}\"; done; true").out.split()
+        self.l2_stop(*names)
+        self.sh("; ".join(f"l1_vf_mac {i} {mac}; l1_vf_trust {i} off"
+                          for i, mac in enumerate(self.vf_macs)) +
+                "; dmesg -c >/dev/null; rm -rf /run/l2logs /run/l2panics")
+        self._l2_args.clear()
+        self._l2_rebooted.clear()
+        self.boot_panics.clear()
+        self.l2stat_unfinished = 0
+
+    def fingerprint(self) -> str:
+        """What tidy() does not put back and the next module must find as
+        setup() left it (l1lib.sh l1_fingerprint)."""
+        return self.sh("l1_fingerprint").out
 
     def last_migrations(self) -> dict:
         """{VF BDF: last_migration} as an operator sees it here: `compsc

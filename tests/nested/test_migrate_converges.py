@@ -21,7 +21,7 @@ def _log_counter(l1, vf: str, name: str) -> int:
 
 
 def test_migrate_converges(l1, peer):
-    assert "DMA logging offered" in l1.sh("dmesg").out, "compsc_vfio offers no DMA logging"
+    assert "DMA logging offered" in l1.setup_log, "compsc_vfio offers no DMA logging"
     l1.l2_start("src", l1.vf0, SRC_PORT)
     l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_l2_up("src")
