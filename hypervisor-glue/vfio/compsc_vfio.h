@@ -193,6 +193,7 @@ void cvf_reset_done(struct cvf_dev *cvf);
 void cvf_reset_work(struct work_struct *work);
 bool cvf_reset_seen(struct cvf_dev *cvf);
 void cvf_mig_cleanup(struct cvf_dev *cvf);
+void cvf_mig_forget(struct cvf_dev *cvf);
 void cvf_hold_work(struct work_struct *work);
 
 /* file.c */

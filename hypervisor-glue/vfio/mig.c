@@ -198,6 +198,17 @@ static void cvf_mig_result(struct cvf_dev *cvf, int err)
 }
 
 /*
+ * A new VM has the VF: the record and timeline are of the migrations of
+ * the VM that has or last had it, not of whoever had it before.
+ */
+void cvf_mig_forget(struct cvf_dev *cvf)
+{
+	cvf_mig_result(cvf, 0);
+	cvf->mig_done = 0;
+	memset(&cvf->tl, 0, sizeof(cvf->tl));
+}
+
+/*
  * The migration went back to the guest unfinished, for @why. The source
  * never hears that its saved state was taken over: a save counts as a
  * migration until the device comes back here held (QEMU failed or

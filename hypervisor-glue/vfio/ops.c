@@ -20,6 +20,7 @@ static int cvf_open_device(struct vfio_device *vdev)
 	cvf_state_mutex_lock(cvf);
 	cvf->mig_state = VFIO_DEVICE_STATE_RUNNING;
 	cvf->ctx = 0;
+	cvf_mig_forget(cvf);
 	cvf_state_mutex_unlock(cvf);
 	/* a new VM: the last one's area address means nothing in it */
 	compsc_vf_area_set(cvf_pdev(cvf), 0, 0);

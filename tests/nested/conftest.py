@@ -89,7 +89,9 @@ class L1Pool:
 
     def get_l1(self) -> L1:
         if self.vm is None:
-            vm = L1(self.get_peer())
+            # its own name, so its run and socket directories are not a
+            # module's own L1 ("l1"), which would remove them at boot
+            vm = L1(self.get_peer(), name="l1-shared")
             try:
                 vm.setup()
                 self.setup_print = vm.fingerprint()

@@ -87,6 +87,9 @@ def test_migrate_state_carried(l1, peer):
     l1.l2_stop("src")
     l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_incoming(SRC_PORT)
+    # a new VM has VF0: `compsc devices` no longer shows the first VM's save
+    fresh = l1.last_migrations()[l1.vf0]
+    assert fresh["status"] == "none" and fresh["migrations"] == 0, fresh
     mid = l1.l2_stats("dst")
     _, back = _migrate(l1, peer, DST_PORT, SRC_PORT, "src", 1, restores0 + 1)
     check_carried(back, last_stat(mid, "rx_packets"), restores0 + 1, resets0)
