@@ -198,14 +198,20 @@ static void cvf_mig_result(struct cvf_dev *cvf, int err)
 }
 
 /*
- * A new VM has the VF: the record and timeline are of the migrations of
- * the VM that has or last had it, not of whoever had it before.
+ * A new VM has the VF: the record, timeline and DMA log counters are of
+ * the migrations of the VM that has or last had it, not of whoever had
+ * it before.
  */
 void cvf_mig_forget(struct cvf_dev *cvf)
 {
 	cvf_mig_result(cvf, 0);
 	cvf->mig_done = 0;
 	memset(&cvf->tl, 0, sizeof(cvf->tl));
+	cvf->log_reads = 0;
+	cvf->log_marked = 0;
+	cvf->log_late_areas = 0;
+	cvf->log_drain_us = 0;
+	cvf->log_drain_missed = false;
 }
 
 /*

@@ -135,12 +135,14 @@ class L1Pool:
 
 
 def _shared(request) -> bool:
-    """Whether a module runs on the worker's shared L1 (L1Pool): not with
-    the debug kernels, whose close() scans for leaks module by module,
-    nor for a module that asks for an uplink (guest-shadow) or brings its
-    own `l1` fixture (another L1 set-up, or two hosts)."""
+    """Whether a module runs on the worker's shared L1 (L1Pool): one whose
+    tests take this file's `l1`; not with the debug kernels, whose close()
+    scans for leaks module by module, nor for a module that asks for an
+    uplink (guest-shadow) or brings an `l1` of its own (another set-up) or
+    its own hosts (two hosts: they get a peer of their own)."""
     mod = request.module
-    return not (Bench().debug or getattr(mod, "L1_UPLINK", False) or hasattr(mod, "l1"))
+    return "l1" in request.fixturenames and not (
+        Bench().debug or getattr(mod, "L1_UPLINK", False) or hasattr(mod, "l1"))
 
 
 @pytest.fixture(scope="session")

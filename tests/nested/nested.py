@@ -1201,6 +1201,15 @@ def longest_quiet(trace, since: float, until: float) -> float:
     return max([b - a for a, b in zip(ts, ts[1:])] + [until - ts[-1]])
 
 
+def check_vf0_migrated(*hosts) -> None:
+    """On each of @hosts, compsc_vfio's record of VF0's last migration (as
+    `compsc devices` shows it) is `ok`: a save on the source, a hand-over
+    on the destination."""
+    for host in hosts:
+        lm = host.last_migrations()[host.vf0]
+        assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (host.name, lm)
+
+
 def check_carried(after: list, rx0: int, restores0: int, resets0: int) -> None:
     """l2stat lines @after one migration show the state carried: one more
     restore, done by the host's configuration (no mailbox message), no

@@ -5,8 +5,8 @@ its rings were shifted, and transmit keeps working well past the restore
 (an 8 s quiet TX queue trips the guest's watchdog and counts as a reset)."""
 import time
 
-from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, check_carried, last_stat,
-                    longest_quiet, migration_summary)
+from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, MOUNT_DEBUGFS, SRC_PORT, VFIO_DEBUGFS,
+                    check_carried, last_stat, longest_quiet, migration_summary)
 
 WATCH_S = 14
 
@@ -87,9 +87,11 @@ def test_migrate_state_carried(l1, peer):
     l1.l2_stop("src")
     l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
     l1.wait_incoming(SRC_PORT)
-    # a new VM has VF0: `compsc devices` no longer shows the first VM's save
+    # a new VM has VF0: `compsc devices` no longer shows the first VM's
+    # save, nor debugfs its DMA log
     fresh = l1.last_migrations()[l1.vf0]
     assert fresh["status"] == "none" and fresh["migrations"] == 0, fresh
+    assert l1.sh(f"{MOUNT_DEBUGFS}; cat {VFIO_DEBUGFS}/{l1.vf0}/log_reads").out.strip() == "0"
     mid = l1.l2_stats("dst")
     _, back = _migrate(l1, peer, DST_PORT, SRC_PORT, "src", 1, restores0 + 1)
     check_carried(back, last_stat(mid, "rx_packets"), restores0 + 1, resets0)

@@ -27,7 +27,8 @@ import pytest
 from compsc_harness.pf import vlan_arp
 from compsc_harness.vm import vf_mac
 from nested import (ALL_DIRTY, GUEST_VID, GUEST_VLAN_ADDR, L1, L2_IF, L2_IP, MIG_PORT, SRC_PORT,
-                    answers, check_carried, configure_guest, guest_config_unanswered, last_stat,
+                    answers, check_carried, check_vf0_migrated, configure_guest,
+                    guest_config_unanswered, last_stat,
                     longest_quiet, migration_summary, two_hosts)
 
 WATCH_S = 8
@@ -88,9 +89,7 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
     assert dst.vfio_debugfs(dst.vf0, "pf") == held, "the destination's PF holds other state"
     shown = dst.pf_vfs()[0]
     assert all(a in shown for a in ADMIN_SHOWN), shown
-    for host in (src, dst):
-        lm = host.last_migrations()[host.vf0]
-        assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (host.name, lm)
+    check_vf0_migrated(src, dst)
     assert quiet < 4, (f"no replies from host{dst.host} after the restore ({quiet:.1f} s);"
                        f" the peer's bridge:\n" + peer.run("bridge fdb show").out[-2000:] +
                        dst.l2_log("vm")[-2000:])

@@ -27,7 +27,7 @@ from types import SimpleNamespace
 import pytest
 
 from libvirt_nested import NAME, domxml, libvirt_hosts, prepare, start, state, virsh_migrate
-from nested import L1, answers
+from nested import L1, answers, check_vf0_migrated
 from shadow_nested import Streams
 
 
@@ -37,7 +37,7 @@ def hosts(peer):
         yield made
 
 
-def _move(peer, src: L1, dst: L1, restores0: int) -> dict:
+def _move(src: L1, dst: L1, restores0: int) -> dict:
     prepare(dst)
     dst.vf_own_mac(0)       # a free VF, with its own MAC
     t0 = time.time()
@@ -47,9 +47,7 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> dict:
     assert state(dst) == "running" and state(src) == "absent", (state(src), state(dst))
     after = dst.wait_l2_restores(NAME, restores0 + 1)
     print(f"nested: virsh migrate host{src.host} -> host{dst.host}: {took:.1f} s")
-    for host in (src, dst):
-        lm = host.last_migrations()[host.vf0]
-        assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (host.name, lm)
+    check_vf0_migrated(src, dst)
     return after
 
 
@@ -92,8 +90,8 @@ def test_virsh_migrate(hosts, peer):
     r0 = int(before["compsc_restores"])
     t0 = time.time()
     with Streams(a, peer, SimpleNamespace(name=NAME)) as st:
-        there = _move(peer, a, b, r0)
-        back = _move(peer, b, a, r0 + 1)
+        there = _move(a, b, r0)
+        back = _move(b, a, r0 + 1)
         time.sleep(5)
         alive = st.close()
     print(f"nested: virsh: longest ping gap {st.ps.trace.max_gap(t0, time.time()):.2f} s,"
