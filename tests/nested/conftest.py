@@ -3,6 +3,7 @@ the test modules of a worker where they leave it as they found it
 (L1Pool), else one of each per module."""
 
 import difflib
+import warnings
 
 import pytest
 
@@ -114,7 +115,9 @@ class L1Pool:
                 if not keep:
                     diff = "\n".join(difflib.unified_diff(
                         self.setup_print.splitlines(), now.splitlines(), lineterm=""))
-                    print(f"nested: {module} changed L1 (a new one for the next module):\n{diff}")
+                    # a warning: pytest's summary shows it, with workers too
+                    warnings.warn(f"{module} left L1 changed, the next module boots "
+                                  f"its own:\n{diff}")
         except BaseException:
             keep = False
             raise
