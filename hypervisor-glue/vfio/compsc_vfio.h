@@ -241,6 +241,7 @@ extern const struct vfio_log_ops cvf_log_ops;
 bool cvf_log_get(void);
 int cvf_log_covers(struct cvf_dev *cvf, const char *what, u64 addr, u64 len);
 int cvf_log_covers_rings(struct cvf_dev *cvf);
+void cvf_log_counters_reset(struct cvf_dev *cvf);
 void cvf_log_put(void);
 void cvf_log_debugfs_add(struct cvf_dev *cvf);
 void cvf_log_debugfs_del(struct cvf_dev *cvf);

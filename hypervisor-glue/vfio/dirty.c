@@ -367,6 +367,16 @@ int cvf_log_covers_rings(struct cvf_dev *cvf)
 	return err;
 }
 
+/* A new log session, or a new VM (cvf_mig_forget()): its counters from 0. */
+void cvf_log_counters_reset(struct cvf_dev *cvf)
+{
+	cvf->log_reads = 0;
+	cvf->log_marked = 0;
+	cvf->log_late_areas = 0;
+	cvf->log_drain_us = 0;
+	cvf->log_drain_missed = false;
+}
+
 /*
  * A session may still be on: QEMU postpones log_stop while its VM is
  * stopped (cvf_close_device() ends a session whose VM never ran again).
@@ -398,11 +408,7 @@ static int cvf_log_start(struct vfio_device *vdev,
 	cvf->log_ranges = r;
 	cvf->log_nr = n;
 	cvf->logging = true;
-	cvf->log_reads = 0;
-	cvf->log_marked = 0;
-	cvf->log_late_areas = 0;
-	cvf->log_drain_us = 0;
-	cvf->log_drain_missed = false;
+	cvf_log_counters_reset(cvf);
 	cvf->log_undrained = cvf_area_dirty_flag(cvf, true, false);
 	dev_info(&vdev->device,
 		 "DMA logging started: %u ranges, first %#llx-%#llx, last %#llx-%#llx\n",

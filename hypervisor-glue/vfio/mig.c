@@ -207,11 +207,7 @@ void cvf_mig_forget(struct cvf_dev *cvf)
 	cvf_mig_result(cvf, 0);
 	cvf->mig_done = 0;
 	memset(&cvf->tl, 0, sizeof(cvf->tl));
-	cvf->log_reads = 0;
-	cvf->log_marked = 0;
-	cvf->log_late_areas = 0;
-	cvf->log_drain_us = 0;
-	cvf->log_drain_missed = false;
+	cvf_log_counters_reset(cvf);
 }
 
 /*
