@@ -2,7 +2,6 @@
 on VF0 and VF1, Debian's QEMU over 9p), L2 VMs are guests running the CompSC
 igbvf on a passed-through VF. Python drives; the L1 side is tests/nested/l1lib.sh."""
 
-import asyncio
 import contextlib
 import fcntl
 import json
@@ -16,9 +15,10 @@ import time
 import warnings
 from pathlib import Path
 
-from qemu.qmp import ExecuteError, QMPClient, QMPError
 
+from compsc_harness import qmp
 from compsc_harness.pf import vlan_arp
+from compsc_harness.qmp import QMPFailed  # noqa: F401  (the tests import it from here)
 from compsc_harness.vm import VM, Bench, vf_ip, BenchError, KernelProblem, kernel_problems
 
 HERE = Path(__file__).resolve().parent
@@ -819,62 +819,26 @@ class L1(VM):
 
     def qmp(self, port: int, command: str, timeout: float = 30, **args):
         """@command with @args to the L2 QEMU whose QMP server is on @port:
-        its "return", or QMPFailed naming the command and QEMU's error.
-        One connection per command: L2 QEMUs come and go on the same ports."""
-        return asyncio.run(self._qmp(port, command, args, timeout))
+        its "return", or QMPFailed naming the command and QEMU's error."""
+        return qmp.execute(self._qmp_address(port), command, args, timeout,
+                           target=f"the L2 on port {port}")
 
-    async def _qmp(self, port: int, command: str, args: dict, timeout: float):
-        what = f"QMP {command} {json.dumps(args)} to the L2 on port {port}"
-        client = await self._qmp_connect(port, timeout, what)
-        try:
-            return await asyncio.wait_for(client.execute(command, args), timeout)
-        except ExecuteError as e:
-            raise QMPFailed(f"{what}: {e.error_class}: {e}") from None
-        except (QMPError, OSError) as e:    # TimeoutError is an OSError
-            raise QMPFailed(f"{what}: no answer (waited up to {timeout} s): {e!r}") from None
-        finally:
-            await _qmp_close(client)
+    def _qmp_address(self, port: int):
+        """A connection to the L2 QMP server on @port, made through L1's
+        forwarded port in the peer's namespace (one per try)."""
+        return lambda: self.peer.connect("127.0.0.1", port + self.fwd)
 
-    async def _qmp_connect(self, port: int, timeout: float, what: str) -> QMPClient:
-        """A negotiated session through L1's forwarded @port. A QEMU that
-        has just started may not listen yet (L1's forwarder then takes the
-        connection and drops it at once): tried again until @timeout."""
-        end = time.monotonic() + timeout
-        while True:
-            client = QMPClient(f"l2:{port}")
-            try:
-                sock = self.peer.connect("127.0.0.1", port + self.fwd)
-                await asyncio.wait_for(client.connect(sock), 10)
-                return client
-            except (QMPError, OSError) as e:
-                await _qmp_close(client)
-                if time.monotonic() >= end:
-                    raise QMPFailed(f"{what}: no QMP server in {timeout} s: {e!r}") from None
-            await asyncio.sleep(0.5)
+    async def _qmp_connect(self, port: int, timeout: float, what: str):
+        """A negotiated session with the L2 QEMU on @port (held open by
+        callers that time a command or sample, as pcsample does)."""
+        return await qmp.connect(self._qmp_address(port), timeout, what)
 
     def device_del(self, port: int, dev_id: str, timeout: float = 60) -> float:
         """device_del of @dev_id on the L2 QEMU on @port, and the wait for
         its DEVICE_DELETED event (the guest has let go of the device):
         seconds from the command to the event."""
-        return asyncio.run(self._device_del(port, dev_id, timeout))
-
-    async def _device_del(self, port: int, dev_id: str, timeout: float) -> float:
-        what = f"QMP device_del {dev_id} to the L2 on port {port}"
-        client = await self._qmp_connect(port, timeout, what)
-        try:
-            # listening before the command: the event may come at once
-            with client.listener("DEVICE_DELETED") as events:
-                t0 = time.monotonic()
-                await asyncio.wait_for(client.execute("device_del", {"id": dev_id}), timeout)
-                await asyncio.wait_for(_deleted(events, dev_id), timeout)
-                return time.monotonic() - t0
-        except ExecuteError as e:
-            raise QMPFailed(f"{what}: {e.error_class}: {e}") from None
-        except (QMPError, OSError) as e:
-            raise QMPFailed(f"{what}: no DEVICE_DELETED in {timeout} s "
-                            f"(the guest did not give the device back): {e!r}") from None
-        finally:
-            await _qmp_close(client)
+        return qmp.device_del(self._qmp_address(port), dev_id, timeout,
+                              target=f"the L2 on port {port}")
 
     def l2_status(self, port: int, timeout: float = 30) -> str:
         """The run state of the L2 QEMU on @port ("running", "inmigrate", ...)."""
@@ -1060,12 +1024,6 @@ def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_POR
     return t
 
 
-async def _deleted(events, dev_id: str) -> None:
-    """Until DEVICE_DELETED for @dev_id arrives on @events (one also
-    comes for the device's QOM child paths, without "device")."""
-    async for ev in events:
-        if ev.get("data", {}).get("device") == dev_id:
-            return
 
 
 class L2Stat(dict):
@@ -1092,19 +1050,6 @@ class L2Stat(dict):
         kv = dict(x.split("=", 1) for x in words if "=" in x)
         kv.update(dict(x.split(":", 1) for x in words if ":" in x))
         return cls(m[1], kv)
-
-
-class QMPFailed(BenchError):
-    """A QMP command to an L2 QEMU failed, or got no answer."""
-
-
-async def _qmp_close(client: QMPClient) -> None:
-    """Disconnect; an error the session already had (EOF after quit, a
-    dropped connection) was reported where it mattered."""
-    try:
-        await client.disconnect()
-    except (QMPError, OSError, EOFError):
-        pass
 
 
 # What a VF's reset runs inside (vfio-pci holds memory_lock for write
@@ -1201,13 +1146,18 @@ def longest_quiet(trace, since: float, until: float) -> float:
     return max([b - a for a, b in zip(ts, ts[1:])] + [until - ts[-1]])
 
 
+def check_migrated(*hosts_vfs) -> None:
+    """For each (host, VF address) of @hosts_vfs, compsc_vfio's record of
+    the VF's last migration (as `compsc devices` shows it) is `ok`: a save
+    on the source, a hand-over on the destination."""
+    for host, vf in hosts_vfs:
+        lm = host.last_migrations()[vf]
+        assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (host.name, vf, lm)
+
+
 def check_vf0_migrated(*hosts) -> None:
-    """On each of @hosts, compsc_vfio's record of VF0's last migration (as
-    `compsc devices` shows it) is `ok`: a save on the source, a hand-over
-    on the destination."""
-    for host in hosts:
-        lm = host.last_migrations()[host.vf0]
-        assert lm and lm["source"] == "compsc_vfio" and lm["status"] == "ok", (host.name, lm)
+    """check_migrated() of VF0 on each of @hosts."""
+    check_migrated(*((host, host.vf0) for host in hosts))
 
 
 def check_carried(after: list, rx0: int, restores0: int, resets0: int) -> None:

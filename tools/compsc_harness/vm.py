@@ -1048,29 +1048,13 @@ class VM:
                              + self.run("ip -d link; dmesg | tail -30", check=False).out)
         return int(r.out.strip() or 0) / 10
 
-    # -- QMP (for later: migration, device_del/add)
+    # -- QMP
     def qmp(self, command: str, **arguments) -> dict:
-        """One QMP command on a fresh connection; returns "return" or raises."""
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(30)
-        s.connect(str(self.qmp_path))
-        f = s.makefile("rwb")
-        try:
-            json.loads(f.readline())  # greeting
-            for msg in ({"execute": "qmp_capabilities"},
-                        {"execute": command, "arguments": arguments}):
-                f.write(json.dumps(msg).encode() + b"\n")
-                f.flush()
-                while True:
-                    rep = json.loads(f.readline())
-                    if "event" not in rep:
-                        break
-                if "error" in rep:
-                    raise BenchError(f"QMP {command}: {rep['error']}")
-            return rep.get("return", {})
-        finally:
-            f.close()
-            s.close()
+        """One QMP command on a fresh connection; returns "return" or
+        raises QMPFailed (a BenchError). qemu.qmp is imported here: the
+        shipped tools never talk QMP and do not depend on it."""
+        from .qmp import execute
+        return execute(str(self.qmp_path), command, arguments, 30, target=self.name)
 
     # -- shutdown
     def close(self, check: bool = True) -> None:
