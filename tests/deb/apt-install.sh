@@ -128,6 +128,7 @@ for m in igb vfio compsc compsc_vfio; do from_dkms $m; done
 sound "after installing compsc-host"
 in_root compsc --version >/dev/null || fail "compsc --version does not run"
 in_root sh -c 'compsc-bench --help' >/dev/null 2>&1 || fail "compsc-bench --help does not run"
+in_root sh -c "compsc-domxml --vf 0000:01:10.0 | grep -q compsc_vfio" || fail "compsc-domxml does not run"
 in_root sh -c 'man -w compsc >/dev/null 2>&1 || test -e /usr/share/man/man1/compsc.1.gz' ||
 	fail "no compsc(1) man page"
 zcat "$R/usr/share/man/man1/compsc.1.gz" | grep -q '^\.B compsc devices' ||

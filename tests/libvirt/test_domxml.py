@@ -186,9 +186,44 @@ def test_migrate_command():
           and "--tunnelled" not in plain, plain)
 
 
+def test_retarget():
+    """--retarget moves the CompSC VF of a running domain's XML (libvirt's
+    dumpxml adds a uuid and the guest-side address) to another host
+    address and changes nothing else; it refuses a domain without one."""
+    root = ET.parse(XML).getroot()
+    ET.SubElement(root, "uuid").text = "8f0e5a3c-6c1e-4d9a-9a57-0123456789ab"
+    ET.SubElement(root.find("devices/hostdev"), "address", type="pci", domain="0x0000",
+                  bus="0x00", slot="0x05", function="0x0")
+    running = ET.tostring(root, encoding="unicode")
+    r = run(sys.executable, str(GEN), "--retarget", "-", "--vf", "0000:03:11.4", stdin=running)
+    moved = ET.fromstring(r.stdout) if r.returncode == 0 else None
+    check("--retarget exits 0", moved is not None, r.stderr.strip())
+    if moved is None:
+        return
+    check("--retarget: the VF's host address is the new one",
+          xml_qemu(moved)["host"] == "0000:03:11.4", xml_qemu(moved))
+    for tree in (root, moved):      # all but that address, compared
+        src = tree.find("devices/hostdev/source")
+        src.remove(src.find("address"))
+        ET.indent(tree)
+    check("--retarget: nothing else changed (uuid, guest-side address, overrides)",
+          ET.tostring(root) == ET.tostring(moved), r.stdout)
+    ok, out = validate(r.stdout)
+    check("schema accepts --retarget's output", ok, out)
+    for text, why in (("<domain type='kvm'><devices/></domain>", "0 CompSC hostdevs"),
+                      ("<domain", "compsc-domxml: -:")):
+        r = run(sys.executable, str(GEN), "--retarget", "-", "--vf", "0000:03:11.4", stdin=text)
+        check(f"--retarget refuses {text!r}", r.returncode == 2 and why in r.stderr
+              and not r.stdout, f"exit {r.returncode}: {r.stderr.strip()[-200:]}")
+    cmd = generate("--migrate-command", "qemu+ssh://dst/system", "--dest-vf", "0000:03:11.4")
+    check("migrate command with --dest-vf: dumpxml | --retarget, then --xml and "
+          "--persistent-xml", "--retarget - --vf 0000:03:11.4 > " in cmd
+          and " --xml compsc-guest.dst.xml --persistent-xml compsc-guest.dst.xml" in cmd, cmd)
+
+
 def main() -> int:
     for t in (test_schema, test_schema_refuses, test_generated, test_matches_nested,
-              test_migrate_command):
+              test_migrate_command, test_retarget):
         try:
             t()
         except (OSError, RuntimeError, AttributeError, ValueError, AssertionError) as e:

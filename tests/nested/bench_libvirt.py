@@ -34,7 +34,7 @@ from types import SimpleNamespace
 
 from compsc_harness.stats import fmt, ratio
 from compsc_harness.vm import Peer
-from libvirt_nested import NAME, domxml, libvirt_hosts, prepare, start, state, virsh_migrate
+from libvirt_nested import NAME, domxml, libvirt_hosts, ready_destination, start, state, virsh_migrate
 from nested import L2_IP, configure_guest, guest_config_unanswered
 from shadow_nested import Streams
 
@@ -55,9 +55,7 @@ def downtime_ms(host) -> float:
 
 
 def migrate_once(peer, src, dst, vf: bool) -> dict:
-    prepare(dst)
-    if vf:
-        dst.vf_own_mac(0)       # a free VF, with its own MAC
+    ready_destination(dst, vf)
     with peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
         t0 = time.time()
         r = virsh_migrate(src, dst, budget=False, undefine=False)

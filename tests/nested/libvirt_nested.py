@@ -83,6 +83,16 @@ def prepare(host: L1) -> None:
             f"mkfifo /run/{NAME}.ctl.in /run/{NAME}.ctl.out")
 
 
+def ready_destination(host: L1, vf: bool = True) -> None:
+    """@host ready to take the guest: prepare(), and with @vf each of its
+    VFs with a MAC of its own (the guest's VF free, and no other VF with
+    the guest's MAC, which the destination would refuse)."""
+    prepare(host)
+    if vf:
+        for i in (0, 1):
+            host.vf_own_mac(i)
+
+
 def start(host: L1, xml: str) -> None:
     """Define the guest from @xml on @host and start it."""
     prepare(host)

@@ -5,12 +5,14 @@ DKMS built from them: igb, compsc, compsc_vfio, the VFIO core) and libvirt
 11.3 with QEMU 10 from bookworm-backports (tests/nested/l1root.sh). Each
 host has its own PF; libvirtd runs on both (l1lib.sh l1_libvirt).
 
-The guest is defined from the XML `tools/libvirt/compsc-domxml` writes (its
-VF at the same address on both hosts, so no --xml), with its consoles
-where the harness reads them. It moves host 0 -> host 1 -> host 0 with
-`virsh migrate --live --p2p`: peer to peer, so that the source's libvirtd
-drives the whole migration (the harness talks to one host), the stream on
-the hosts' own link (--migrateuri). Under an iperf3 TCP stream and a ping
+The guest is defined from the XML `tools/libvirt/compsc-domxml` writes,
+with its consoles where the harness reads them. It moves host 0 (VF0) ->
+host 1 (VF1) -> host 0 (VF0) with `virsh migrate --live --p2p`: peer to
+peer, so that the source's libvirtd drives the whole migration (the
+harness talks to one host), the stream on the hosts' own link
+(--migrateuri), the destination's VF picked on the destination and named
+by `--xml`, which the packaged compsc-domxml makes from the running
+domain (`virsh dumpxml --migratable | compsc-domxml --retarget`). Under an iperf3 TCP stream and a ping
 stream from the peer: the TCP stream survives both moves, the guest
 restores through the host's path each time (state carried), `compsc
 devices` on both hosts shows the VF's last migration.
@@ -22,12 +24,14 @@ source with its VF, answering the peer, without a reset.
 import re
 import threading
 import time
+import xml.etree.ElementTree as ET
 from types import SimpleNamespace
 
 import pytest
 
-from libvirt_nested import NAME, domxml, libvirt_hosts, prepare, start, state, virsh_migrate
-from nested import L1, answers, check_vf0_migrated
+from libvirt_nested import (NAME, domxml, libvirt_hosts, prepare, ready_destination, start,
+                            state, virsh_migrate)
+from nested import L1, answers, check_migrated
 from shadow_nested import Streams
 
 
@@ -37,18 +41,30 @@ def hosts(peer):
         yield made
 
 
-def _move(src: L1, dst: L1, restores0: int) -> dict:
-    prepare(dst)
-    dst.vf_own_mac(0)       # a free VF, with its own MAC
+def _move(src: L1, dst: L1, restores0: int, vf: int) -> dict:
+    """The guest from @src to @dst's VF @vf, with the XML the operator's
+    tools make for that VF."""
+    ready_destination(dst)
+    dst_vf = (dst.vf0, dst.vf1)[vf]
+    xml = f"/tmp/{NAME}.dst.xml"
+    src.sh(f"l1_virsh dumpxml --migratable {NAME} | "
+           f"chroot /sysroot compsc-domxml --retarget - --vf {dst_vf} > /sysroot{xml}")
     t0 = time.time()
-    r = virsh_migrate(src, dst)
+    r = virsh_migrate(src, dst, f"--xml {xml} --persistent-xml {xml}")
     took = time.time() - t0
     assert r.rc == 0, f"virsh migrate host{src.host} -> host{dst.host}:\n{r.out}\n{r.err}"
     assert state(dst) == "running" and state(src) == "absent", (state(src), state(dst))
+    assert _hostdev(dst) == dst_vf, (dst_vf, _hostdev(dst))
     after = dst.wait_l2_restores(NAME, restores0 + 1)
-    print(f"nested: virsh migrate host{src.host} -> host{dst.host}: {took:.1f} s")
-    check_vf0_migrated(src, dst)
+    print(f"nested: virsh migrate host{src.host} -> host{dst.host} VF{vf} ({dst_vf}): {took:.1f} s")
     return after
+
+
+def _hostdev(host: L1) -> str:
+    """The host address of the guest's hostdev in @host's live domain."""
+    root = ET.fromstring(host.sh(f"l1_virsh dumpxml {NAME}").out)
+    a = root.find("devices/hostdev/source/address").attrib
+    return "%04x:%02x:%02x.%x" % tuple(int(a[k], 16) for k in ("domain", "bus", "slot", "function"))
 
 
 def _failed_move(src: L1, dst: L1, kill_dst: bool) -> str:
@@ -90,8 +106,10 @@ def test_virsh_migrate(hosts, peer):
     r0 = int(before["compsc_restores"])
     t0 = time.time()
     with Streams(a, peer, SimpleNamespace(name=NAME)) as st:
-        there = _move(a, b, r0)
-        back = _move(b, a, r0 + 1)
+        there = _move(a, b, r0, vf=1)
+        check_migrated((a, a.vf0), (b, b.vf1))
+        back = _move(b, a, r0 + 1, vf=0)
+        check_migrated((b, b.vf1), (a, a.vf0))
         time.sleep(5)
         alive = st.close()
     print(f"nested: virsh: longest ping gap {st.ps.trace.max_gap(t0, time.time()):.2f} s,"
