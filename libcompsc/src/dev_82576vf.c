@@ -104,6 +104,7 @@ const struct compsc_devmodel compsc_82576vf_model = {
 	.rx0_tail = COMPSC_82576VF_RDT(0),
 	.pf_vflre = compsc_82576vf_pf_vflre,
 	.nr_pf_vflre = COMPSC_82576_PF_NR_VFLRE,
+	.pf_max_vfs = COMPSC_82576_PF_MAX_VFS,
 	.pf_vlans = COMPSC_82576_PF_VLVF_SIZE - 1,
 };
 

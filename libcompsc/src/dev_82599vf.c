@@ -117,6 +117,7 @@ const struct compsc_devmodel compsc_82599vf_model = {
 	.rx0_tail = COMPSC_82599VF_RDT(0),
 	.pf_vflre = compsc_82599vf_pf_vflre,
 	.nr_pf_vflre = COMPSC_82599_PF_NR_VFLRE,
+	.pf_max_vfs = COMPSC_82599_PF_MAX_VFS,
 	.pf_vlans = COMPSC_82599_PF_VLVF_SIZE - 1,
 };
 

@@ -47,6 +47,8 @@
  */
 #define COMPSC_82576_PF_VFLRE		0x0c88
 #define COMPSC_82576_PF_NR_VFLRE	1	/* 8 VFs: one register holds them */
+/* igb enables 7 VFs at most: the 82576 has 8 pools, one is the PF's. */
+#define COMPSC_82576_PF_MAX_VFS		7
 /* The PF's VLAN filter table; entry 0 is VLAN 0's. */
 #define COMPSC_82576_PF_VLVF_SIZE	32	/* E1000_VLVF_ARRAY_SIZE */
 

@@ -71,7 +71,12 @@
  */
 #define COMPSC_82599_PF_VFLRE(i)	(((i) & 1) ? 0x01c0u : 0x0600u)
 #define COMPSC_82599_PF_VFLREC(i)	(0x0700u + 4u * (i))
-#define COMPSC_82599_PF_NR_VFLRE	2	/* ixgbe's 64 VFs, 32 a register */
+#define COMPSC_82599_PF_NR_VFLRE	2	/* 64 pools, 32 a register */
+/*
+ * ixgbe enables 63 VFs at most (IXGBE_MAX_VFS_DRV_LIMIT): the 82599 has
+ * 64 pools, one is the PF's.
+ */
+#define COMPSC_82599_PF_MAX_VFS		63
 /* The PF's VLAN filter table; entry 0 is VLAN 0's. */
 #define COMPSC_82599_PF_VLVF_SIZE	64	/* IXGBE_VLVF_ENTRIES */
 
