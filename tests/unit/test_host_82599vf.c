@@ -218,7 +218,8 @@ int main(void)
 		CHECK_DONE();
 
 	/* a destination that is an 82576 VF refuses the stream */
-	CHECK(compsc_host_load(&dst.a, stream, (u32)len, &id_82576, &view) < 0);
+	CHECK_EQ(compsc_host_load(&dst.a, stream, (u32)len, &id_82576, &view),
+		 -COMPSC_EWRONG_DEVICE);
 	CHECK_EQ(compsc_writer_acquire(compsc_area_ctl(dst.area),
 				       compsc_area_slots(dst.area),
 				       dst.area->nr_slots, &dst.env, 1000), 0);
