@@ -42,8 +42,10 @@
 #define COMPSC_82576VF_RING_LEN_MASK	0xfff80u
 
 /*
- * In the PF's BAR0: VF reset events, write-1-to-clear, bit n for VF n. The
- * PF driver clears a VF's bit once it has reset its state for that VF.
+ * In the PF's BAR0: VF reset events, write-1-to-clear, bit n for VF n.
+ * igb's mailbox task clears a VF's bit and resets its state for that VF
+ * in the same hold of its vfs_lock, so whatever takes that lock after the
+ * bit reads clear comes after the reset.
  */
 #define COMPSC_82576_PF_VFLRE		0x0c88
 #define COMPSC_82576_PF_NR_VFLRE	1	/* 8 VFs: one register holds them */
