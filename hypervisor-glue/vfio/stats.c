@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host-emulated statistics (module parameter host_counters): the VF's
- * statistics registers are 32-bit wrapping counters that start afresh on
- * every VF, so a guest driver that keeps its totals from register deltas
- * (stock igbvf) sees them jump after a migration. The source sends what
+ * statistics registers (its model's dm->stats: 32-bit wrapping counters;
+ * not the 82599's 36-bit octet counters) start afresh on every VF, so a
+ * guest driver that keeps its totals from register deltas (stock igbvf,
+ * ixgbevf) sees them jump after a migration. The source sends what
  * the guest last could read (COMPSC_REC_HOST_COUNTERS); the destination
  * keeps a base per register and adds it to every guest read, so the
  * registers simply continue. The rules (what is sent, how the base is

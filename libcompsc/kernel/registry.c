@@ -226,28 +226,37 @@ EXPORT_SYMBOL_GPL(compsc_vf_pf_put);
 
 /*
  * debugfs compsc/areas: one line per registered guest area, "PF VF GPA
- * SIZE", so an operator can see which VFs run a CompSC driver. The lines
- * are built under the lock and printed after it (seq_printf may sleep).
+ * SIZE", so an operator can see which VFs run a CompSC driver. Each line
+ * is copied under the lock and printed after it (seq_printf may sleep),
+ * one VF at a time: a whole PF's table would take 1 KiB of stack.
  */
+static bool compsc_area_copy(int i, int vf, char *name, size_t n,
+			     struct compsc_vf_area *area)
+{
+	unsigned long flags;
+	bool found = false;
+
+	spin_lock_irqsave(&compsc_reg_lock, flags);
+	if (compsc_pfs[i].pf && compsc_pfs[i].area[vf].size) {
+		strscpy(name, pci_name(compsc_pfs[i].pf), n);
+		*area = compsc_pfs[i].area[vf];
+		found = true;
+	}
+	spin_unlock_irqrestore(&compsc_reg_lock, flags);
+	return found;
+}
+
 static int compsc_areas_show(struct seq_file *m, void *unused)
 {
-	struct compsc_vf_area copy[COMPSC_PF_MAX_VFS];
-	char name[COMPSC_MAX_PFS][16] = {};
-	unsigned long flags;
+	struct compsc_vf_area area;
+	char name[16];
 	int i, vf;
 
-	for (i = 0; i < COMPSC_MAX_PFS; i++) {
-		spin_lock_irqsave(&compsc_reg_lock, flags);
-		if (compsc_pfs[i].pf) {
-			strscpy(name[i], pci_name(compsc_pfs[i].pf));
-			memcpy(copy, compsc_pfs[i].area, sizeof(copy));
-		}
-		spin_unlock_irqrestore(&compsc_reg_lock, flags);
-		for (vf = 0; name[i][0] && vf < COMPSC_PF_MAX_VFS; vf++)
-			if (copy[vf].size)
-				seq_printf(m, "%s %d 0x%llx %u\n", name[i], vf,
-					   copy[vf].gpa, copy[vf].size);
-	}
+	for (i = 0; i < COMPSC_MAX_PFS; i++)
+		for (vf = 0; vf < COMPSC_PF_MAX_VFS; vf++)
+			if (compsc_area_copy(i, vf, name, sizeof(name), &area))
+				seq_printf(m, "%s %d 0x%llx %u\n", name, vf,
+					   area.gpa, area.size);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(compsc_areas);

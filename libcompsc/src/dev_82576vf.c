@@ -69,7 +69,8 @@ const u32 compsc_82576vf_qctl[COMPSC_82576VF_NR_QCTL] = {
 
 COMPSC_EXPORT(compsc_82576vf_qctl);
 
-static const u32 compsc_82576vf_rings[] = {
+/* RX and TX ring of each queue pair */
+static const u32 compsc_82576vf_rings[2 * COMPSC_82576VF_NR_QUEUES] = {
 	COMPSC_82576VF_RDBAL(0), COMPSC_82576VF_TDBAL(0),
 	COMPSC_82576VF_RDBAL(1), COMPSC_82576VF_TDBAL(1),
 };
@@ -93,7 +94,7 @@ const struct compsc_devmodel compsc_82576vf_model = {
 	.irq_unmask = COMPSC_82576VF_EIMS,
 	.irq_all = COMPSC_82576VF_VECTORS,
 	.ring_base = compsc_82576vf_rings,
-	.nr_rings = sizeof(compsc_82576vf_rings) / sizeof(compsc_82576vf_rings[0]),
+	.nr_rings = 2 * COMPSC_82576VF_NR_QUEUES,
 	.ring_hi = COMPSC_82576VF_RING_BAH,
 	.ring_len = COMPSC_82576VF_RING_LEN,
 	.ring_len_mask = COMPSC_82576VF_RING_LEN_MASK,
@@ -104,6 +105,7 @@ const struct compsc_devmodel compsc_82576vf_model = {
 	.rx0_tail = COMPSC_82576VF_RDT(0),
 	.pf_vflre = compsc_82576vf_pf_vflre,
 	.nr_pf_vflre = COMPSC_82576_PF_NR_VFLRE,
+	.pf_max_vfs = COMPSC_82576_PF_MAX_VFS,
 	.pf_vlans = COMPSC_82576_PF_VLVF_SIZE - 1,
 };
 

@@ -75,7 +75,8 @@ const u32 compsc_82599vf_qctl[COMPSC_82599VF_NR_QCTL] = {
 
 COMPSC_EXPORT(compsc_82599vf_qctl);
 
-static const u32 compsc_82599vf_rings[] = {
+/* RX and TX ring of each queue pair */
+static const u32 compsc_82599vf_rings[2 * COMPSC_82599VF_NR_QUEUES] = {
 	COMPSC_82599VF_RDBAL(0), COMPSC_82599VF_TDBAL(0),
 	COMPSC_82599VF_RDBAL(1), COMPSC_82599VF_TDBAL(1),
 	COMPSC_82599VF_RDBAL(2), COMPSC_82599VF_TDBAL(2),
@@ -106,7 +107,7 @@ const struct compsc_devmodel compsc_82599vf_model = {
 	.irq_unmask = COMPSC_82599VF_EIMS,
 	.irq_all = COMPSC_82599VF_VECTORS,
 	.ring_base = compsc_82599vf_rings,
-	.nr_rings = sizeof(compsc_82599vf_rings) / sizeof(compsc_82599vf_rings[0]),
+	.nr_rings = 2 * COMPSC_82599VF_NR_QUEUES,
 	.ring_hi = COMPSC_82599VF_RING_BAH,
 	.ring_len = COMPSC_82599VF_RING_LEN,
 	.ring_len_mask = COMPSC_82599VF_RING_LEN_MASK,
@@ -117,6 +118,7 @@ const struct compsc_devmodel compsc_82599vf_model = {
 	.rx0_tail = COMPSC_82599VF_RDT(0),
 	.pf_vflre = compsc_82599vf_pf_vflre,
 	.nr_pf_vflre = COMPSC_82599_PF_NR_VFLRE,
+	.pf_max_vfs = COMPSC_82599_PF_MAX_VFS,
 	.pf_vlans = COMPSC_82599_PF_VLVF_SIZE - 1,
 };
 

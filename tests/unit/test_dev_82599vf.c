@@ -1,4 +1,5 @@
-/* 82599-VF policy: exactly what a CompSC ixgbevf lists; refuses VFCTRL, mailbox, causes, _MSB words; 16 queue controls. */
+/* 82599-VF policy: exactly what a CompSC ixgbevf lists; refuses VFCTRL, mailbox, causes, _MSB words, whatever the 82576's allows (and it ixgbevf's); 16 queue controls. */
+#include <compsc/dev_82576vf.h>
 #include <compsc/dev_82599vf.h>
 #include "check.h"
 
@@ -145,6 +146,63 @@ static void accepts_exactly_the_list(void)
 	CHECK_EQ(ok, IXGBEVF_NR_REGS + 2 * IXGBEVF_NR_CTRS);
 }
 
+/*
+ * @off as a one-entry list of @kind (in the register list, and in the
+ * counter list for a counter kind), checked against @p: 1 if every list
+ * takes it, else the refusal.
+ */
+static int one_entry(const struct compsc_policy *p, u32 off, u8 kind)
+{
+	static _Alignas(64) unsigned char one[8192];
+	struct compsc_layout_req req = { .nr_cpus = 1, .reg_max = 1,
+					 .counter_max = 1, .replay_recs = 1 };
+	struct compsc_area_hdr *a = (struct compsc_area_hdr *)one;
+	struct compsc_counter_desc c;
+	struct compsc_reg r;
+	u32 bad;
+	int got;
+
+	compsc_area_init(one, sizeof(one), &req);
+	compsc_area_add_reg(a, 0, off, 4, kind);
+	got = compsc_area_snapshot_regs(one, sizeof(one), p, &r, 1, &bad);
+	if (got != 1 || kind == COMPSC_REG_PLAIN)
+		return got;
+	compsc_area_init(one, sizeof(one), &req);
+	compsc_area_add_counter(a, 0, off, kind);
+	return compsc_area_snapshot_counters(one, sizeof(one), p, &c, 1, &bad);
+}
+
+/*
+ * Every 4-byte entry the policy @from allows, of each kind it allows
+ * there: @from takes it, @to refuses it. The two VFs share no register a
+ * guest may list, so an area written for one model never passes the
+ * other's check.
+ */
+static void refuses_the_other(const struct compsc_policy *from,
+			      const struct compsc_policy *to)
+{
+	u32 i, off, tried = 0, wrong = 0;
+	u8 kind;
+
+	for (i = 0; i < from->nr_allow; i++) {
+		for (off = from->allow[i].start; off < from->allow[i].end;
+		     off += 4) {
+			for (kind = COMPSC_REG_PLAIN; kind <= COMPSC_REG_COUNTER_RC;
+			     kind++) {
+				if (!(from->allow[i].kind_mask &
+				      COMPSC_KIND_BIT(kind)))
+					continue;
+				tried++;
+				wrong += one_entry(from, off, kind) != 1;
+				wrong += one_entry(to, off, kind) !=
+					 -COMPSC_EREG_DENIED;
+			}
+		}
+	}
+	CHECK(tried > 0);
+	CHECK_EQ(wrong, 0);
+}
+
 /* The header's macros name the registers ixgbevf's regs.h has there. */
 static void offsets(void)
 {
@@ -263,6 +321,8 @@ int main(void)
 					       &bad), -COMPSC_EREG_COUNT);
 	accepts_exactly_the_list();
 	offsets();
+	refuses_the_other(&compsc_82576vf_policy, &compsc_82599vf_policy);
+	refuses_the_other(&compsc_82599vf_policy, &compsc_82576vf_policy);
 
 	refuse_reg(0, COMPSC_82599VF_CTRL, 4, COMPSC_REG_PLAIN, COMPSC_EREG_DENIED);
 	refuse_reg(0, COMPSC_82599VF_VFMAILBOX, 4, COMPSC_REG_PLAIN,

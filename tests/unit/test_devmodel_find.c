@@ -1,4 +1,4 @@
-/* Model lookup by PCI ID: 82576 and 82599 VFs found, within the maxima; any other refused. */
+/* Model lookup by PCI ID: 82576 and 82599 VFs found, within the maxima (the registry holds every VF's area); any other refused. */
 #include <compsc/dev_82576vf.h>
 #include <compsc/dev_82599vf.h>
 #include "check.h"
@@ -11,6 +11,10 @@ static void fits(const struct compsc_devmodel *dm)
 	CHECK(dm->nr_rings <= COMPSC_HOST_MAX_RINGS);
 	CHECK(dm->nr_pf_vflre >= 1);
 	CHECK(dm->pf_vlans >= 1);
+	/* the registry has room for every VF the PF enables ... */
+	CHECK(dm->pf_max_vfs >= 1 && dm->pf_max_vfs <= COMPSC_PF_MAX_VFS);
+	/* ... and the PF reports each one's reset */
+	CHECK(dm->pf_max_vfs <= 32 * dm->nr_pf_vflre);
 	CHECK(dm->rx0_base == dm->ring_base[0]);	/* RX queue 0 leads */
 }
 
@@ -23,6 +27,7 @@ int main(void)
 	fits(dm);
 	CHECK_EQ(dm->pf_vflre[0], 0x0c88u);
 	CHECK_EQ(dm->pf_vlans, 31u);
+	CHECK_EQ(dm->pf_max_vfs, 7u);
 
 	dm = compsc_devmodel_find(0x8086, 0x10ed);
 	CHECK(dm == &compsc_82599vf_model);
@@ -31,6 +36,7 @@ int main(void)
 	CHECK_EQ(dm->pf_vflre[0], 0x0600u);	/* VFs 0..31 */
 	CHECK_EQ(dm->pf_vflre[1], 0x01c0u);	/* VFs 32..63 */
 	CHECK_EQ(dm->pf_vlans, 63u);
+	CHECK_EQ(dm->pf_max_vfs, 63u);
 	CHECK_EQ(dm->rx0_head, 0x1010u);
 	CHECK_EQ(dm->rx0_tail, 0x1018u);
 

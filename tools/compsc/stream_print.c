@@ -6,7 +6,6 @@
  */
 #include "cli.h"
 
-#include <compsc/dev_82576vf.h>
 #include <string.h>
 
 static const char *const pfvf_flag_names[] = {

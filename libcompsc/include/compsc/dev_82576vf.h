@@ -42,11 +42,15 @@
 #define COMPSC_82576VF_RING_LEN_MASK	0xfff80u
 
 /*
- * In the PF's BAR0: VF reset events, write-1-to-clear, bit n for VF n. The
- * PF driver clears a VF's bit once it has reset its state for that VF.
+ * In the PF's BAR0: VF reset events, write-1-to-clear, bit n for VF n.
+ * igb's mailbox task clears a VF's bit and resets its state for that VF
+ * in the same hold of its vfs_lock, so whatever takes that lock after the
+ * bit reads clear comes after the reset.
  */
 #define COMPSC_82576_PF_VFLRE		0x0c88
 #define COMPSC_82576_PF_NR_VFLRE	1	/* 8 VFs: one register holds them */
+/* igb enables 7 VFs at most: the 82576 has 8 pools, one is the PF's. */
+#define COMPSC_82576_PF_MAX_VFS		7
 /* The PF's VLAN filter table; entry 0 is VLAN 0's. */
 #define COMPSC_82576_PF_VLVF_SIZE	32	/* E1000_VLVF_ARRAY_SIZE */
 

@@ -66,12 +66,20 @@
 
 /*
  * In the PF's BAR0: VF reset events, bit (n % 32) of register n / 32 for
- * VF n. On the 82599 VFLRE only reads; the PF driver writes the bit to
- * VFLREC to clear it once it has reset its state for that VF.
+ * VF n. On the 82599 VFLRE only reads; ixgbe's mailbox task writes the
+ * bit to VFLREC to clear it and resets its state for the VF in the same
+ * hold of its vfs_lock, so whatever takes that lock after the bit reads
+ * clear comes after the reset. (An X540 PF reports the events in VFLREC
+ * itself: not this model.)
  */
 #define COMPSC_82599_PF_VFLRE(i)	(((i) & 1) ? 0x01c0u : 0x0600u)
 #define COMPSC_82599_PF_VFLREC(i)	(0x0700u + 4u * (i))
-#define COMPSC_82599_PF_NR_VFLRE	2	/* ixgbe's 64 VFs, 32 a register */
+#define COMPSC_82599_PF_NR_VFLRE	2	/* 64 pools, 32 a register */
+/*
+ * ixgbe enables 63 VFs at most (IXGBE_MAX_VFS_DRV_LIMIT): the 82599 has
+ * 64 pools, one is the PF's.
+ */
+#define COMPSC_82599_PF_MAX_VFS		63
 /* The PF's VLAN filter table; entry 0 is VLAN 0's. */
 #define COMPSC_82599_PF_VLVF_SIZE	64	/* IXGBE_VLVF_ENTRIES */
 

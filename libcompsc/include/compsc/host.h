@@ -44,6 +44,12 @@
 #define COMPSC_HOST_MAX_STATS	16
 /* Most descriptor rings a device model may list (82599 VF: 8 + 8) */
 #define COMPSC_HOST_MAX_RINGS	16
+/*
+ * VFs of a PF the registry (compsc/kernel.h) holds an area for: at least
+ * every model's @pf_max_vfs, or the PF NACKs the area of a VF above it
+ * and that VF's driver runs stock. The 82599's 64 pools.
+ */
+#define COMPSC_PF_MAX_VFS	64
 
 /**
  * struct compsc_devmodel - what a host needs to know about one VF model
@@ -74,6 +80,7 @@
  * @pf_vflre: in the PF's BAR0, its VF reset event registers: VF n's event
  *	is bit n % 32 of register n / 32, set until the PF driver handled it
  * @nr_pf_vflre: entries in @pf_vflre
+ * @pf_max_vfs: VFs the PF's driver enables at most
  * @pf_vlans: VLAN filters the PF can hold for its VFs (its VLVF table,
  *	less the entry VLAN 0 keeps)
  */
@@ -103,6 +110,7 @@ struct compsc_devmodel {
 	u32 rx0_tail;
 	const u32 *pf_vflre;
 	u32 nr_pf_vflre;
+	u32 pf_max_vfs;
 	u32 pf_vlans;
 };
 

@@ -13,11 +13,10 @@
 
 #include <linux/types.h>
 #include <compsc/compsc.h>
+#include <compsc/host.h>	/* COMPSC_PF_MAX_VFS */
 
 struct pci_dev;
 struct module;
-
-#define COMPSC_PF_MAX_VFS	8	/* 82576: 7 VFs; room to spare */
 
 /* VF-in-PF state operations of a CompSC-aware PF driver (issue: PF side). */
 struct compsc_pf_ops {
