@@ -156,6 +156,13 @@ struct cvf_dev {
 	/* bounds a take made on the size query (mig.c); takes state_mutex */
 	struct delayed_work hold_work;
 	u32 fault_give;		/* CVF_FAULT_GIVE_*, debugfs; xchg, no lock */
+	/*
+	 * This VF's guest is migrating away (a save fd open, or a save made
+	 * and not come back): written as state_mutex is let go, read by the
+	 * other VFs' loads without it (peers.c).
+	 */
+	bool mig_source;
+	struct list_head peer;	/* in peers.c's list, under its lock */
 };
 
 static inline struct cvf_dev *cvf_from_vdev(struct vfio_device *vdev)
@@ -194,6 +201,7 @@ void cvf_reset_work(struct work_struct *work);
 bool cvf_reset_seen(struct cvf_dev *cvf);
 void cvf_mig_cleanup(struct cvf_dev *cvf);
 void cvf_mig_forget(struct cvf_dev *cvf);
+void cvf_mig_result(struct cvf_dev *cvf, int err);
 void cvf_hold_work(struct work_struct *work);
 
 /* file.c */
@@ -235,6 +243,11 @@ int cvf_mmap(struct vfio_device *vdev, struct vm_area_struct *vma);
 int cvf_bar_get(struct cvf_dev *cvf);
 void cvf_bar_put(struct cvf_dev *cvf);
 void cvf_bar_unmap(struct cvf_dev *cvf);
+
+/* peers.c */
+void cvf_peer_add(struct cvf_dev *cvf);
+void cvf_peer_del(struct cvf_dev *cvf);
+int cvf_mac_check(struct cvf_dev *cvf, const struct compsc_stream_view *v);
 
 /* dirty.c */
 extern const struct vfio_log_ops cvf_log_ops;

@@ -111,13 +111,18 @@ static int cvf_file_chunks(struct cvf_file *f)
 		if (cvf_env_kind(f->buf, want) != CVF_ENV_PRE)
 			break;
 		err = cvf_load_pre(f->cvf, f->buf, want);
-		if (err)
+		if (err) {
+			cvf_mig_result(f->cvf, err);
 			return err;
+		}
 		f->len -= want;
 		memmove(f->buf, f->buf + want, f->len);
 	}
-	if (f->len != want || cvf_load_check(f->cvf, f->buf, f->len))
+	err = f->len != want ? -EINVAL : cvf_load_check(f->cvf, f->buf, f->len);
+	if (err) {
+		cvf_mig_result(f->cvf, err);
 		return -EINVAL;
+	}
 	f->checked = true;
 	return 0;
 }

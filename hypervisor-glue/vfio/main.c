@@ -92,6 +92,7 @@ static void cvf_remove(struct pci_dev *pdev)
 int cvf_init_dev(struct vfio_device *vdev)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
+	int err;
 
 	mutex_init(&cvf->state_mutex);
 	spin_lock_init(&cvf->reset_lock);
@@ -105,13 +106,17 @@ int cvf_init_dev(struct vfio_device *vdev)
 	/* without log_ops QEMU asks the IOMMU backend instead (see cvf_init) */
 	if (cvf_log_on)
 		vdev->log_ops = &cvf_log_ops;
-	return vfio_pci_core_init_dev(vdev);
+	err = vfio_pci_core_init_dev(vdev);
+	if (!err)
+		cvf_peer_add(cvf);
+	return err;
 }
 
 void cvf_release_dev(struct vfio_device *vdev)
 {
 	struct cvf_dev *cvf = cvf_from_vdev(vdev);
 
+	cvf_peer_del(cvf);
 	cancel_delayed_work_sync(&cvf->hold_work);
 	cancel_work_sync(&cvf->reset_work);
 	kfree(cvf->log_ranges);

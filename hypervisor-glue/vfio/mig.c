@@ -185,8 +185,11 @@ static int cvf_do_load_end(struct cvf_dev *cvf)
 	return err;
 }
 
-/* The outcome `compsc devices` shows: a save built, a load, a hand-over. */
-static void cvf_mig_result(struct cvf_dev *cvf, int err)
+/*
+ * The outcome `compsc devices` shows: a save built, a load (or a chunk
+ * of one the destination refused: file.c), a hand-over.
+ */
+void cvf_mig_result(struct cvf_dev *cvf, int err)
 {
 	if (!err)
 		cvf->mig_done++;
@@ -596,6 +599,8 @@ void cvf_state_mutex_lock(struct cvf_dev *cvf)
 void cvf_state_mutex_unlock(struct cvf_dev *cvf)
 {
 	cvf_reset_settle_locked(cvf);
+	/* every change of save and mig_saved is made under the mutex */
+	WRITE_ONCE(cvf->mig_source, cvf->save || cvf->mig_saved);
 	mutex_unlock(&cvf->state_mutex);
 }
 

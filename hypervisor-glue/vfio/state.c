@@ -539,6 +539,8 @@ int cvf_load_pre(struct cvf_dev *cvf, const u8 *buf, size_t len)
 	else
 		err = -ENOMEM;
 	if (!err)
+		err = cvf_mac_check(cvf, v);
+	if (!err)
 		err = compsc_host_pf_apply(cvf_pdev(cvf), v, true);
 	kfree(v);
 	if (err < 0) {
@@ -677,6 +679,8 @@ int cvf_load_check(struct cvf_dev *cvf, const u8 *buf, size_t len)
 		cvf_area_put(cvf, a);
 		err = cvf_stats_check(cvf, v);
 	}
+	if (!err)
+		err = cvf_mac_check(cvf, v);
 	if (!err)
 		err = compsc_host_pf_apply(cvf_pdev(cvf), v, false);
 	kfree(v);

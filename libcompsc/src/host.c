@@ -755,6 +755,44 @@ bool compsc_host_pf_whole(const struct compsc_host_pf *pf, bool ext_pf,
 }
 COMPSC_EXPORT(compsc_host_pf_whole);
 
+/* Six bytes of zero: the PF gives the VF no MAC. */
+static bool compsc_host_mac_none(const u8 *mac)
+{
+	return !(mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5]);
+}
+
+/**
+ * compsc_host_mac_in_use() - the destination's rule on the stream's MAC:
+ * does another VF of the destination VF's PF use it already?
+ * @pf: the stream's PF sections (no PF_VF, or no MAC in it: no clash)
+ * @self: the destination VF's index at its PF (skipped in @vfs: the MAC
+ *	an administrator gave it ahead of the guest is no clash)
+ * @vfs: the PF's VFs as this host sees them (compsc_host_vf_mac)
+ * @n: entries in @vfs
+ *
+ * Two VFs of one PF with one MAC split the guest's frames between them:
+ * the state is refused before the switch-over, and the guest runs on at
+ * its source. Exempt is a VF whose guest this host is migrating away:
+ * its MAC is the guest's own, on its way from one VF of the PF to
+ * another.
+ *
+ * Return: the index into @vfs of the VF that uses the MAC, or -1.
+ */
+int compsc_host_mac_in_use(const struct compsc_host_pf *pf, u32 self,
+			   const struct compsc_host_vf_mac *vfs, u32 n)
+{
+	u32 i;
+
+	if (!pf->has_st || compsc_host_mac_none(pf->st.mac))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (vfs[i].vf != self && !vfs[i].migrating_out &&
+		    !memcmp(vfs[i].mac, pf->st.mac, sizeof(vfs[i].mac)))
+			return (int)i;
+	return -1;
+}
+COMPSC_EXPORT(compsc_host_mac_in_use);
+
 /**
  * compsc_host_dirty_round() - @on: start a dirty-logging round (a new
  * generation, then the flag: a driver that sees the flag sees the round);

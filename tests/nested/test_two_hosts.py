@@ -13,6 +13,10 @@ What only two PFs show:
   no multicast address of the guest's is left there (the MAC and the
   administrator's settings stay: they are the host's, and an operator's
   stack gives a free VF its own);
+- a destination that cannot take the state refuses it before the
+  switch-over and the guest runs on at its source: a full VLAN filter
+  table, or the guest's MAC already another VF's on the destination's
+  PF (two VFs of one PF with one MAC would split the guest's frames);
 - the wire learns that the guest moved. The guest announces itself after
   each restore (gratuitous ARP); without that the switch (the peer's
   bridge) goes on sending the guest's frames to the host it left until it
@@ -20,6 +24,7 @@ What only two PFs show:
   permanent here, so that no ARP failure's broadcast finds the guest
   instead: the announcement is the only way the wire can learn the move.
 """
+import errno
 import time
 
 import pytest
@@ -154,5 +159,44 @@ def test_two_hosts_refused(hosts, peer):
     assert vlan_arp(peer, GUEST_VID, GUEST_VLAN_ADDR) >= 2, "the guest's VLAN on host 0"
     after = a.l2_stat_now("vm")
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    print(f"nested: refused at host1: {res.get('error-desc')!r}; host1's log:\n"
+          + "\n".join(line for line in log.splitlines() if "compsc" in line or "igb" in line))
+
+
+def test_two_hosts_mac_in_use(hosts, peer):
+    """Another VF of host 1's PF (VF 1, not the destination) has the
+    guest's MAC already: host 1 refuses the guest's state, the migration
+    fails before the switch-over, and the guest runs on at host 0 with its
+    device; host 1's destination VF never got the MAC."""
+    a, b = hosts
+    for host in hosts:
+        host.l2_stop("vm")
+    a.sh(f"l1_vf_mac 0 {vf_mac(0)}")
+    a.l2_start("vm", a.vf0, SRC_PORT)
+    a.wait_l2_up("vm")
+    before = a.l2_stat_now("vm")
+    b.vf_own_mac(0)
+    b.sh(f"l1_vf_mac 1 {vf_mac(0)}")
+    try:
+        b.l2_start("vm", b.vf0, SRC_PORT, f"-incoming tcp:{b.link_ip}:{MIG_PORT}")
+        b.wait_incoming(SRC_PORT)
+        mark = len(b.sh("dmesg").out)
+        res = a.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=SRC_PORT, dst_host=b)
+        log = b.sh("dmesg").out[mark:]
+        macs = b.pf_vf_macs()
+    finally:
+        b.l2_stop("vm")
+        b.sh(f"l1_vf_mac 1 {b.vf_macs[1]}")
+    assert res["status"] == "failed", res
+    assert f"CompSC state refused: MAC {vf_mac(0)} already in use by VF 1" in log, log[-3000:]
+    assert macs[0] != vf_mac(0), macs
+    lm = b.last_migrations()[b.vf0]
+    assert lm["status"] == "error" and lm["errno"] == -errno.EADDRINUSE, lm
+    assert a.l2_status(SRC_PORT) == "running"
+    assert answers(peer) >= 3, a.l2_log("vm")[-3000:]
+    after = a.l2_stat_now("vm")
+    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+    for host in hosts:
+        host.check_kernel_log()
     print(f"nested: refused at host1: {res.get('error-desc')!r}; host1's log:\n"
           + "\n".join(line for line in log.splitlines() if "compsc" in line or "igb" in line))

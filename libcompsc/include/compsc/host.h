@@ -284,6 +284,23 @@ int compsc_host_pf_sections(const struct compsc_stream_view *v,
 bool compsc_host_pf_whole(const struct compsc_host_pf *pf, bool ext_pf,
 			  u32 *lost);
 
+/**
+ * struct compsc_host_vf_mac - a VF of the destination VF's PF, as that
+ * host sees it when a migration's state arrives
+ * @vf: its index at the PF
+ * @mac: the MAC the PF gives it (zero: none)
+ * @migrating_out: this host is migrating the VF's guest away (its state
+ *	is being saved, or was and has not come back)
+ */
+struct compsc_host_vf_mac {
+	u32 vf;
+	u8 mac[6];
+	bool migrating_out;
+};
+
+int compsc_host_mac_in_use(const struct compsc_host_pf *pf, u32 self,
+			   const struct compsc_host_vf_mac *vfs, u32 n);
+
 int compsc_host_stat_index(const struct compsc_devmodel *dm, u32 off);
 u32 compsc_host_guest_rd(const struct compsc_host_dev *d, u32 off);
 void compsc_host_read_stats(const struct compsc_host_dev *d,
