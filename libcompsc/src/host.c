@@ -807,6 +807,7 @@ void compsc_host_dirty_round(struct compsc_area_ctl *ctl, bool on)
 	if (on) {
 		WRITE_ONCE(ctl->dirty_gen,
 			   cpu_to_le64(le64_to_cpu(ctl->dirty_gen) + 1));
+		/* the new generation before the flag that announces it */
 		smp_wmb();
 		flags |= COMPSC_F_DIRTY_LOG;
 	} else {
