@@ -302,8 +302,14 @@ class BondMethod:
         # a port it started could not be stopped for the next detach. The
         # next unplug's `port stop`/`port close` are then refused with a
         # message, and `device detach` stops and closes it in the PMD.
+        # The bond makes a member primary only while its link is up: a
+        # VF's comes up some time after it was started (the PF answers its
+        # reset), and until then `set bonding primary` leaves the backup
+        # primary. So the configuration is asked for again every half
+        # second until the VF is among the active members.
         return [(f"port attach {self.bdf}", "is attached"),
-                (f"add bonding slave {self.vf} {self.bond}", "testpmd> ")] + \
+                (f"add bonding slave {self.vf} {self.bond}", "testpmd> "),
+                (f"show bonding config {self.bond}", "Active Slaves (2)", 0.5)] + \
             self.primary(self.vf)
 
     def config(self) -> tuple:
@@ -313,19 +319,23 @@ class BondMethod:
     def script(steps: list, timeout_s: int = 30) -> str:
         """One guest shell line that gives testpmd (interactive, on FIFO)
         @steps one after the other, each once the one before printed its
-        completion text once more in LOG; after each it prints "bond:
-        N UPTIME" (the guest's clock, s). Exits non-zero with the log's
-        tail if testpmd is gone or a step prints nothing in @timeout_s."""
+        completion text once more in LOG (a step with a third element,
+        seconds, is sent again at that interval until it has); after each
+        it prints "bond: N UPTIME" (the guest's clock, s). Exits non-zero
+        with the log's tail if testpmd is gone or a step prints nothing
+        in @timeout_s."""
         count = f"grep -o -F \"$2\" {LOG} | wc -l"
         fn = (f"tp() {{ n=$({count}); kill -0 $(cat {PIDF}) || return 1; "
               f"echo \"$1\" > {FIFO}; i=0; while [ $({count}) -le $n ]; do "
               f"i=$((i + 1)); [ $i -le {timeout_s * 10} ] || "
               f"{{ echo \"bond: no $2 after $1\"; tail -c 1500 {LOG}; return 1; }}; "
+              f"[ $4 -eq 0 ] || [ $((i % $4)) -ne 0 ] || echo \"$1\" > {FIFO}; "
               "sleep 0.1; done; read -r u _ < /proc/uptime; echo \"bond: $3 $u\"; }; ")
-        for line, done in steps:
+        out = []
+        for i, (line, done, *retry) in enumerate(steps):
             assert "'" not in line + done and '"' not in line + done, (line, done)
-        return fn + " && ".join(f"tp '{line}' '{done}' {i}"
-                                for i, (line, done) in enumerate(steps))
+            out.append(f"tp '{line}' '{done}' {i} {round(retry[0] * 10) if retry else 0}")
+        return fn + " && ".join(out)
 
 
 def move(tp: TestPmd, peer, n: int, pings: int = 10, **how) -> dict:
