@@ -622,7 +622,7 @@ class DpdkBonding(DpdkL2, Mode):
         steps = self.method.replug()
         out = self.l1.l2_run(name, found + BondMethod.script(steps + [self.method.config()])
                              + f" && grep -F '{BondMethod.CONFIG_DONE}' {TESTPMD_LOG} | tail -1",
-                             timeout=180)
+                             timeout=300)
         up = {m[1]: float(m[2]) for m in re.finditer(r"bond: (\w+) ([\d.]+)", out)}
         primary = str(len(steps) - 1)
         if "sent" not in up or primary not in up:
@@ -635,10 +635,13 @@ class DpdkBonding(DpdkL2, Mode):
         self.vf_primary = f"Primary: [{self.method.vf}]" in out.rsplit("bond: ", 1)[-1]
         if not self.vf_primary:     # what testpmd said to the replug
             self.replug_log = self.l1.l2_run(name, f"tail -c 3000 {TESTPMD_LOG}")
+        self.replug_s = {k: round(v - up["sent"], 2) for k, v in up.items()}
 
     def once(self, src: int, dst: int) -> dict:
         self.at, self.steps, self.vf_primary, self.replug_log = {}, {}, False, None
+        self.replug_s = {}
         out = super().once(src, dst)
+        out["replug_guest_s"] = self.replug_s   # the guest's clock, per step
         if self.replug_log:
             out["testpmd_log_tail"] = self.replug_log
         at = self.at

@@ -302,13 +302,19 @@ class BondMethod:
         # a port it started could not be stopped for the next detach. The
         # next unplug's `port stop`/`port close` are then refused with a
         # message, and `device detach` stops and closes it in the PMD.
-        # The bond makes a member primary only while its link is up: a
-        # VF's comes up some time after it was started (the PF answers its
-        # reset), and until then `set bonding primary` leaves the backup
-        # primary. So the configuration is asked for again every half
-        # second until the VF is among the active members.
+        # The bond makes a member primary only while its link is up, and
+        # until then `set bonding primary` leaves the backup primary. An
+        # igb VF reads its link up only while the PF's last mailbox word
+        # to it is a positive answer (e1000_check_for_link_vf), and the
+        # bond's promiscuous request at the add is one the igb PF refuses
+        # (see drivers/dpdk/README.md, Limits): the link of a VF added
+        # to a promiscuous bond stays down until the PF acknowledges
+        # something else. `set bonding mac_addr` has the VF ask for its
+        # own MAC, which the PF acknowledges; then the configuration is
+        # asked for every half second until the VF is an active member.
         return [(f"port attach {self.bdf}", "is attached"),
                 (f"add bonding slave {self.vf} {self.bond}", "testpmd> "),
+                (f"set bonding mac_addr {self.bond} {self.mac}", "testpmd> "),
                 (f"show bonding config {self.bond}", "Active Slaves (2)", 0.5)] + \
             self.primary(self.vf)
 
