@@ -227,6 +227,8 @@ class Mode:
                 # bonding method: device_del to the VF primary again)
                 "vf_absent_s": statistics.median(absent) if done and len(absent) == len(runs) else None,
                 "vf_absents_s": absent,
+                "vf_primary_again": [r["vf_primary_again"] for r in runs
+                                     if "vf_primary_again" in r],
                 "runs": runs}
 
     def restart_incoming(self, name: str, port: int, dev: str) -> None:
@@ -517,7 +519,9 @@ class DpdkBonding(DpdkL2, Mode):
     (the guest's clock for the replug's own steps, from when the harness
     sent it: the command's way in is left out); vf_out_s: the same from
     the bond's switch to virtio-net, when the application's traffic left
-    the VF."""
+    the VF. A VF that does not become an active member within the
+    replug's wait (vf_primary_again false) leaves virtio-net primary;
+    both times then end at the replug's last command: lower bounds."""
 
     name = "dpdk-bonding"
     dst_dev = "none"
@@ -629,10 +633,12 @@ class DpdkBonding(DpdkL2, Mode):
             raise RuntimeError(f"{self.name}: replug printed no times: {out[-1500:]}")
         # the guest's steps on the host's clock, from when the harness sent
         # the command (its way into the guest, tenths of a second, left out)
+        self.vf_primary = f"Primary: [{self.method.vf}]" in out.rsplit("bond: ", 1)[-1]
+        # the replug's end: the VF the primary, or (not active) only asked to be
+        end = "vf_primary" if self.vf_primary else "vf_replugged"
         self.at.update({k: t0 + up[g] - up["sent"] for k, g in
                         (("vf_found", "found"), ("vf_bound", "bound"),
-                         ("vf_attached", "0"), ("vf_primary", primary)) if g in up})
-        self.vf_primary = f"Primary: [{self.method.vf}]" in out.rsplit("bond: ", 1)[-1]
+                         ("vf_attached", "0"), ("vf_added", "1"), (end, primary)) if g in up})
         if not self.vf_primary:     # what testpmd said to the replug
             self.replug_log = self.l1.l2_run(name, f"tail -c 3000 {TESTPMD_LOG}")
         self.replug_s = {k: round(v - up["sent"], 2) for k, v in up.items()}
@@ -645,9 +651,12 @@ class DpdkBonding(DpdkL2, Mode):
         if self.replug_log:
             out["testpmd_log_tail"] = self.replug_log
         at = self.at
-        if "vf_primary" in at:
-            out["vf_absent_s"] = round(at["vf_primary"] - at["device_del"], 2)
-            out["vf_out_s"] = round(at["vf_primary"] - at["vf_out"], 2)
+        end = at.get("vf_primary", at.get("vf_replugged"))
+        if end:
+            # without the VF primary again: the time to the replug's end,
+            # a lower bound of the time without it
+            out["vf_absent_s"] = round(end - at["device_del"], 2)
+            out["vf_out_s"] = round(end - at["vf_out"], 2)
         out["vf_primary_again"] = self.vf_primary
         out["steps_s"] = self.steps
         if out.get("gap_from_t") and at:
