@@ -521,7 +521,7 @@ class DpdkBonding(DpdkL2, Mode):
     the bond's switch to virtio-net, when the application's traffic left
     the VF. A VF that does not become an active member within the
     replug's wait (vf_primary_again false) leaves virtio-net primary;
-    both times then end at the replug's last command: lower bounds."""
+    both times then end at its re-add to the bond: lower bounds."""
 
     name = "dpdk-bonding"
     dst_dev = "none"
@@ -651,10 +651,10 @@ class DpdkBonding(DpdkL2, Mode):
         if self.replug_log:
             out["testpmd_log_tail"] = self.replug_log
         at = self.at
-        end = at.get("vf_primary", at.get("vf_replugged"))
+        end = at.get("vf_primary", at.get("vf_added"))
         if end:
-            # without the VF primary again: the time to the replug's end,
-            # a lower bound of the time without it
+            # without the VF primary again: the time to its re-add to the
+            # bond, a lower bound of the time without it
             out["vf_absent_s"] = round(end - at["device_del"], 2)
             out["vf_out_s"] = round(end - at["vf_out"], 2)
         out["vf_primary_again"] = self.vf_primary
