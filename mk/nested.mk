@@ -107,13 +107,15 @@ nested-dpdk-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO) l2-kmods
 
 # DPDK on a bench that pauses the guest: the same migrations with DPDK's
 # testpmd on the CompSC igb VF PMD in the L2 (compsc-dpdk), against the same
-# testpmd on virtio-net (dpdk-virtio: what DPDK's bonding method runs on while
-# its VF is unplugged), the kernel CompSC igbvf and kernel virtio-net. Not in
-# make test. BENCH_E2E_MODES as for bench-e2e; BENCH_E2E_PCSAMPLE=1 names
-# what the L2's vCPU ran after the switch-over, testpmd's code included.
+# testpmd on DPDK's bonding + hot-unplug method (dpdk-bonding: a bond over
+# the VF and virtio-net, the VF unplugged around the migration), on
+# virtio-net alone (dpdk-virtio), the kernel CompSC igbvf and kernel
+# virtio-net. Not in make test. BENCH_E2E_MODES as for bench-e2e;
+# BENCH_E2E_PCSAMPLE=1 names what the L2's vCPU ran after the switch-over,
+# testpmd's code included.
 bench-dpdk-nested: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(call py_with,matplotlib) bench_e2e.py \
-		$(or $(BENCH_E2E_MODES),compsc-dpdk compsc-log virtio dpdk-virtio)
+		$(or $(BENCH_E2E_MODES),compsc-dpdk dpdk-bonding compsc-log virtio dpdk-virtio)
 
 # Not in make test. All four modes; BENCH_SHADOW_MODES="shadow
 # failover" runs only those (debugging), BENCH_SHADOW_N the migrations per

@@ -11,6 +11,11 @@ inside the L1 host, live-migrates one L2 guest three ways, in one run:
 
 and, for `make bench-dpdk-nested`, DPDK's testpmd in the L2:
   compsc-dpdk  on the CompSC igb VF PMD, migrated as compsc-log
+  dpdk-bonding DPDK's documented method (as `make bench-dpdk` runs it):
+               testpmd on an active-backup bond over the VF and a
+               virtio-net NIC; the VF leaves the bond and is detached,
+               device_del, RAM-only migration, device_add of the other VF
+               at the destination, which goes back in the bond as primary
   dpdk-virtio  on DPDK's virtio PMD over the virtio NIC, migrated as virtio
 
 Downtime = the longest gap between ping replies at the peer (outside L1)
@@ -26,7 +31,14 @@ R1, R2 are ratios of peer-seen downtime with CompSC using DMA logging;
 R3 is that downtime over QEMU's own reported downtime for the same
 migrations (medians of both): what the device adds to QEMU's switch-over;
 converged=yes when that migration completed with QEMU's default
-parameters (so the DMA log let it converge). There is no all-dirty mode:
+parameters (so the DMA log let it converge).
+
+With compsc-dpdk, a line before it:
+  bench-e2e-dpdk: dpdk_vs_pv=R dpdk_vs_igbvf=R dpdk_vs_qemu=R dpdk_vs_dpdk_pv=R vf_absent_vs_bonding=R compsc_vs_bonding=R
+vf_absent_vs_bonding: the time the application runs without its VF,
+compsc-dpdk (the host's take to its hand-back, L1's kernel log) over
+dpdk-bonding (device_del to the re-added VF the bond's primary);
+compsc_vs_bonding: their peer-seen gaps; medians over the migrations. There is no all-dirty mode:
 without the DMA log compsc_vfio refuses the migration
 (test_migrate_no_dma_log.py).
 """
@@ -39,16 +51,20 @@ import sys
 import time
 from pathlib import Path
 
+from compsc_harness.dpdk import LOG as TESTPMD_LOG, BondMethod, TestPmd
 from compsc_harness.vm import VM, Peer
 from compsc_harness.mig import max_wait
 from compsc_harness.stats import fmt, ratio, vs
 from e2e_plot import gap_parts, plot_gaps
 from pcsample import DstSampler, Symbols, UserSymbols, window
 from nested import (DST_PORT, L1, L2_ACCEL, L2_IP, L2_VMLINUZ, MIG_PORT,
-                    MIGRATION_ENDS, SRC_PORT, migration_summary)
+                    MIGRATION_ENDS, SRC_PORT, away_mac, hotplug_migrate,
+                    migration_summary, vf_nic)
+from shadow_nested import ACPI_HP, VM_MAC
 
 PING_INTERVAL = 0.05
-REPS = 5                 # migrations per mode, back and forth; median reported
+# migrations per mode, back and forth; median reported (BENCH_E2E_N overrides)
+REPS = int(os.environ.get("BENCH_E2E_N", "5"))
 CONVERGE_TIMEOUT = 240   # s of pre-copy before "does not converge"
 RESUME_TIMEOUT = 90      # s after the switch-over for the peer to hear back
 STALLED_S = 5            # s without a reply after it: record the path (outlier)
@@ -146,7 +162,12 @@ class Mode:
         for line in self.l1.sh("dmesg").out[mark:].splitlines():
             m = re.match(r"\[\s*(\d+\.\d+)\].*(device taken|device handed)", line)
             if m:
-                ev.setdefault(m.group(2).split()[1], offset + float(m.group(1)))
+                k, t = m.group(2).split()[1], offset + float(m.group(1))
+                if k == "taken" and "taken" in ev and "handed" not in ev:
+                    # taken again after a hold_ms give-back: the VF has
+                    # been away from the guest since this one
+                    ev["taken_again"] = t
+                ev.setdefault(k, t)
         return ev
 
     def guest_events(self, name: str, restores: int) -> dict:
@@ -195,12 +216,19 @@ class Mode:
         gaps = [r["peer_gap_s"] for r in runs if r["peer_gap_s"] is not None]
         done = len(gaps) == self.reps
         waits = [r["peer_wait_s"] for r in runs if r.get("peer_wait_s") is not None]
+        absent = [r["vf_absent_s"] for r in runs if r.get("vf_absent_s") is not None]
         return {"mode": self.name, "status": "completed" if done else runs[-1]["status"],
                 "peer_gap_s": statistics.median(gaps) if done else None,
                 "gaps_s": [round(g, 2) for g in gaps],
                 "peer_wait_s": statistics.median(waits) if done else None,
                 "waits_s": [round(w, 2) for w in waits],
                 "qemu_downtime_ms": [r["qemu_downtime_ms"] for r in runs],
+                # the guest without its VF (CompSC: take to hand-back; the
+                # bonding method: device_del to the VF primary again)
+                "vf_absent_s": statistics.median(absent) if done and len(absent) == len(runs) else None,
+                "vf_absents_s": absent,
+                "vf_primary_again": [r["vf_primary_again"] for r in runs
+                                     if "vf_primary_again" in r],
                 "runs": runs}
 
     def restart_incoming(self, name: str, port: int, dev: str) -> None:
@@ -260,6 +288,8 @@ class Mode:
             out["gap_from_t"] = round(a, 3)     # host clock
             out["timeline_s"] = {k: round(v - a, 2) for k, v in
                                  [("gap_end", b)] + sorted(ev.items(), key=lambda x: x[1])}
+            if "taken" in ev and "handed" in ev:   # the guest without its VF
+                out["vf_absent_s"] = round(ev["handed"] - ev.get("taken_again", ev["taken"]), 2)
             if self.guest_timeline:
                 out["guest_ms"] = self.guest_events(names[dst], restores)
         if pcs and pcs.ident:
@@ -291,6 +321,12 @@ class Mode:
         """The guest's user process named by l2-init's l2map lines (testpmd
         in compsc-dpdk), or None."""
         return None
+
+    def reset_vfs(self) -> None:
+        """An FLR of each VF (after which the PF resets its side of it):
+        see CompscLog.run."""
+        self.l1.sh(f"for d in {self.l1.vf0} {self.l1.vf1}; do "
+                   "echo 1 > /sys/bus/pci/devices/$d/reset; done", check=False)
 
     def l1_cpu(self, a: float, b: float, ev: dict) -> dict:
         """L1's CPU, per QEMU thread, in the parts of the gap (a, b): before
@@ -383,8 +419,7 @@ class CompscLog(Mode):
         try:
             return super().run()
         finally:
-            self.l1.sh(f"for d in {self.l1.vf0} {self.l1.vf1}; do "
-                       "echo 1 > /sys/bus/pci/devices/$d/reset; done", check=False)
+            self.reset_vfs()
 
 
 class DpdkL2:
@@ -466,6 +501,171 @@ class DpdkVirtio(DpdkL2, Virtio):
     name = "dpdk-virtio"
 
 
+class DpdkBonding(DpdkL2, Mode):
+    """DPDK's own method (compsc_harness.dpdk.BondMethod, as make
+    bench-dpdk runs it): testpmd on an active-backup bond over the VF
+    (01:00.0, plain passthrough) and a virtio-net NIC with the VM's MAC
+    (02:00.0, on a tap in br0, as dpdk-virtio's). Per migration: the bond
+    switches to virtio-net (a guest command), the VF left gives up the
+    VM's MAC (the PF then gives its frames to br0), the bond lets go of
+    the VF and detaches it (a guest command), then
+    nested.hotplug_migrate(standby=True): the VF arrived at is trusted,
+    device_del of the VF (ACPI hotplug, as bench-shadow's),
+    QEMU migrates RAM only, device_add of the other VF on the
+    destination; then the VF is attached, re-added and made primary,
+    which gives it the VM's MAC (one guest command).
+
+    vf_absent_s: from the device_del to the VF the bond's primary again
+    (the guest's clock for the replug's own steps, from when the harness
+    sent it: the command's way in is left out); vf_out_s: the same from
+    the bond's switch to virtio-net, when the application's traffic left
+    the VF. A VF that does not become an active member within the
+    replug's wait (vf_primary_again false) leaves virtio-net primary;
+    both times then end at its re-add to the bond: lower bounds."""
+
+    name = "dpdk-bonding"
+    dst_dev = "none"
+    env = DpdkL2.env.replace("l2nic=dpdk", "l2nic=dpdkbond") + "L2MIG=off L2NOMMAP=off "
+    BDF = "0000:01:00.0"        # the VF behind rp1, either VF
+    VIRTIO_BDF = "0000:02:00.0"
+
+    def __init__(self, l1: L1, peer: Peer):
+        super().__init__(l1, peer)
+        self.method = BondMethod(self.BDF, VM_MAC)
+        self.nic = vf_nic(l1.vf0, 0)
+
+    def l2_start(self, name: str, port: int, dev: str, incoming: bool) -> None:
+        """With the virtio-net NIC (its tap made once) and ACPI hotplug;
+        an incoming side has no VF (it gets one after the migration)."""
+        tap = f"tap-bd-{name}"
+        self.l1.sh(f"l1_tap {tap}")
+        self.qemu_extra = (f"{DpdkL2.qemu_extra} {ACPI_HP}"
+                           " -device pcie-root-port,id=rp2,slot=2,chassis=2"
+                           f" -netdev tap,id=sb0,ifname={tap},script=no,downscript=no"
+                           f" -device virtio-net-pci,netdev=sb0,id=sb0nic,mac={VM_MAC},"
+                           "bus=rp2,romfile=,guest_announce=off")
+        super().l2_start(name, port, "none" if incoming else dev, incoming)
+
+    def start(self) -> None:
+        """VF0 has the VM's MAC and trust (the bond sets it again on each
+        primary switch), VF1 a MAC of its own; testpmd on the bond."""
+        self.l1.sh(f"l1_vf_mac 0 {VM_MAC}; l1_vf_mac 1 {away_mac(1)}; "
+                   "l1_vf_trust 0 on; l1_vf_trust 1 off")
+        self.l2_start("src", SRC_PORT, self.src_dev, incoming=False)
+        self.l2_start("dst", DST_PORT, self.dst_dev, incoming=True)
+        boot = self.l1.wait_l2_up("src")
+        launch = TestPmd.launch([self.BDF, self.VIRTIO_BDF], interactive=True,
+                                eal=self.method.vdev(self.VIRTIO_BDF),
+                                app=f"--portlist={self.method.bond}")
+        self.l1.l2_run("src", f"{launch} i=0; until grep -q 'Start automatic packet "
+                       f"forwarding' {TESTPMD_LOG}; do i=$((i + 1)); [ $i -lt 600 ] || "
+                       f"{{ tail -c 2000 {TESTPMD_LOG}; exit 1; }}; sleep 0.2; done",
+                       timeout=180)
+        self.peer.run(["ip", "neigh", "flush", "to", L2_IP], check=False)
+        if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
+            raise RuntimeError(f"{self.name}: the bond not reachable before migrating; "
+                               f"testpmd: {self.l1.l2_run('src', f'tail -c 2000 {TESTPMD_LOG}')}")
+        print(f"{self.log}: {self.name}: L2 up after {boot:.0f} s", flush=True)
+
+    def run(self) -> dict:
+        """As Mode's; the VFs' MACs and trust as L1's set-up gave them
+        after, and each VF reset (see CompscLog.run)."""
+        try:
+            return super().run()
+        finally:
+            self.l1.sh("; ".join(f"l1_vf_mac {i} {mac}; l1_vf_trust {i} off"
+                                 for i, mac in enumerate(self.l1.vf_macs)), check=False)
+            self.reset_vfs()
+
+    def restart_incoming(self, name: str, port: int, dev: str) -> None:
+        super().restart_incoming(name, port, "none")
+
+    def bond_steps(self, name: str, steps: list) -> dict:
+        """@steps (BondMethod's) in the L2 @name, one guest command: each
+        step's guest uptime (s) by its number."""
+        out = self.l1.l2_run(name, BondMethod.script(steps), timeout=120)
+        return {int(m[1]): float(m[2]) for m in re.finditer(r"bond: (\d+) ([\d.]+)", out)}
+
+    def migrate(self, src: int, dst: int) -> dict:
+        names = {SRC_PORT: "src", DST_PORT: "dst"}
+        new = vf_nic(self.l1.vf1, 1) if dst == DST_PORT else vf_nic(self.l1.vf0, 0)
+        t_out = time.time()
+        unplug = self.method.unplug()
+        switch = len(self.method.primary(self.method.backup))
+        self.bond_steps(names[src], unplug[:switch])
+        # The VM's MAC off the VF the bond no longer polls at once, not
+        # after the detach (hotplug_migrate's standby order): until then
+        # the PF switches the peer's frames to that VF, where they are
+        # lost, for as long as this harness takes for the guest commands
+        # (seconds on this bench), which is not the method's cost.
+        old = self.nic["index"]
+        self.l1.sh(f"l1_vf_mac {old} {away_mac(old)}; l1_vf_trust {old} off")
+        t_mac = time.time()
+        self.bond_steps(names[src], unplug[switch:])
+        t_detached = time.time()
+        # (the old VF's MAC and trust moved above: hotplug_migrate leaves a
+        # NIC of another kind as it is; it trusts the new VF)
+        t = hotplug_migrate(self.l1, VM_MAC, dict(self.nic, kind="vf, moved"), new,
+                            src=src, dst=dst, standby=True)
+        self.nic = new
+        self.at = {"vf_out": t_out, "mac_moved": t_mac, "vf_detached": t_detached,
+                   "device_del": t["at"]["deleted"] - t["unplug_s"], **t["at"]}
+        self.steps = {k: round(t[k], 2) for k in ("unplug_s", "mac_s", "migrate_s", "plug_s")}
+        return t["migration"]
+
+    def after(self, dst: int) -> None:
+        """The destination's VF, once the guest sees it, on vfio-pci, then
+        back in the bond as its primary; the bond's configuration read."""
+        name = {SRC_PORT: "src", DST_PORT: "dst"}[dst]
+        mark = "read -r u _ < /proc/uptime; echo \"bond: {} $u\""
+        found = (f"{mark.format('sent')}; i=0; until [ -e /sys/bus/pci/devices/{self.BDF} ]; "
+                 f"do i=$((i + 1)); [ $i -lt 600 ] || exit 1; sleep 0.05; done; "
+                 f"{mark.format('found')}; dpdk-vf {self.BDF} 64 >/dev/null || exit 1; "
+                 f"{mark.format('bound')}; ")
+        t0 = time.time()
+        steps = self.method.replug()
+        out = self.l1.l2_run(name, found + BondMethod.script(steps + [self.method.config()])
+                             + f" && grep -F '{BondMethod.CONFIG_DONE}' {TESTPMD_LOG} | tail -1",
+                             timeout=300)
+        up = {m[1]: float(m[2]) for m in re.finditer(r"bond: (\w+) ([\d.]+)", out)}
+        primary = str(len(steps) - 1)
+        if "sent" not in up or primary not in up:
+            raise RuntimeError(f"{self.name}: replug printed no times: {out[-1500:]}")
+        # the guest's steps on the host's clock, from when the harness sent
+        # the command (its way into the guest, tenths of a second, left out)
+        self.vf_primary = f"Primary: [{self.method.vf}]" in out.rsplit("bond: ", 1)[-1]
+        # the replug's end: the VF the primary, or (not active) only asked to be
+        end = "vf_primary" if self.vf_primary else "vf_replugged"
+        self.at.update({k: t0 + up[g] - up["sent"] for k, g in
+                        (("vf_found", "found"), ("vf_bound", "bound"),
+                         ("vf_attached", "0"), ("vf_added", "1"), (end, primary)) if g in up})
+        if not self.vf_primary:     # what testpmd said to the replug
+            self.replug_log = self.l1.l2_run(name, f"tail -c 3000 {TESTPMD_LOG}")
+        self.replug_s = {k: round(v - up["sent"], 2) for k, v in up.items()}
+
+    def once(self, src: int, dst: int) -> dict:
+        self.at, self.steps, self.vf_primary, self.replug_log = {}, {}, False, None
+        self.replug_s = {}
+        out = super().once(src, dst)
+        out["replug_guest_s"] = self.replug_s   # the guest's clock, per step
+        if self.replug_log:
+            out["testpmd_log_tail"] = self.replug_log
+        at = self.at
+        end = at.get("vf_primary", at.get("vf_added"))
+        if end:
+            # without the VF primary again: the time to its re-add to the
+            # bond, a lower bound of the time without it
+            out["vf_absent_s"] = round(end - at["device_del"], 2)
+            out["vf_out_s"] = round(end - at["vf_out"], 2)
+        out["vf_primary_again"] = self.vf_primary
+        out["steps_s"] = self.steps
+        if out.get("gap_from_t") and at:
+            # the host's steps and the guest's on the gap's time axis
+            out["timeline_s"].update({k: round(v - out["gap_from_t"], 2)
+                                      for k, v in at.items()})
+        return out
+
+
 def run_mode(mode: Mode) -> dict:
     """One mode; a mode that breaks is reported as such, the others go on."""
     try:
@@ -476,7 +676,8 @@ def run_mode(mode: Mode) -> dict:
         return {"mode": mode.name, "status": "broke", "peer_gap_s": None}
 
 
-MODES = (CompscLog, CompscDpdk, Unplug, Virtio, DpdkVirtio)  # virtio last: it bridges the PF
+# virtio last: it bridges the PF (dpdk-bonding's standby too)
+MODES = (CompscLog, CompscDpdk, Unplug, DpdkBonding, Virtio, DpdkVirtio)
 # what runs when none is named: `make bench-dpdk-nested` names compsc-dpdk
 DEFAULT_MODES = ("compsc-log", "unplug", "virtio")
 
@@ -543,11 +744,16 @@ def report(results: dict) -> int:
         f"{k}={'-' if v.get('peer_wait_s') is None else round(v['peer_wait_s'], 2)}"
         for k, v in results.items()) +
         f" compsc_vs_pv={vs(log, results['virtio'], 'peer_wait_s')}")
-    dpdk = results["compsc-dpdk"]
+    dpdk, bond = results["compsc-dpdk"], results["dpdk-bonding"]
     if dpdk["status"] != "not run":
+        print("bench-e2e-dpdk: time without the VF (s): " + " ".join(
+            f"{k}={'-' if results[k].get('vf_absent_s') is None else results[k]['vf_absent_s']}"
+            for k in ("compsc-dpdk", "dpdk-bonding")))
         print(f"bench-e2e-dpdk: dpdk_vs_pv={vs(dpdk, results['virtio'])} "
               f"dpdk_vs_igbvf={vs(dpdk, log)} dpdk_vs_qemu={vs_qemu(dpdk)} "
-              f"dpdk_vs_dpdk_pv={vs(dpdk, results['dpdk-virtio'])}")
+              f"dpdk_vs_dpdk_pv={vs(dpdk, results['dpdk-virtio'])} "
+              f"vf_absent_vs_bonding={vs(dpdk, bond, 'vf_absent_s')} "
+              f"compsc_vs_bonding={vs(dpdk, bond)}")
     print(f"bench-e2e: compsc_vs_pv={vs(log, results['virtio'])} "
           f"compsc_vs_unplug={vs(log, results['unplug'])} "
           f"converged={'yes' if converged else 'no'} "

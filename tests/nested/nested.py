@@ -993,8 +993,8 @@ def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_POR
     moves = [(old, away_mac(old.get("index", 0)))] + ([] if standby else [(new, mac)])
     macs = "; ".join(f"l1_vf_mac {nic['index']} {m}" for nic, m in moves if nic["kind"] == "vf")
     if standby:
-        macs = "; ".join([macs] + [f"l1_vf_trust {nic['index']} {on}" for nic, on in
-                                   ((old, "off"), (new, "on")) if nic["kind"] == "vf"])
+        macs = "; ".join([macs] * bool(macs) + [f"l1_vf_trust {nic['index']} {on}" for nic, on in
+                                                ((old, "off"), (new, "on")) if nic["kind"] == "vf"])
 
     def move_macs() -> float:
         t0 = time.monotonic()

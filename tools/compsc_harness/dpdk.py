@@ -83,20 +83,18 @@ class TestPmd:
         self.vm, self.vf, self.pid = vm, vf, pid
         self.interactive, self.port = interactive, port
 
-    @classmethod
-    def start(cls, vm: VM, vf: VF, timeout: float = 120,
-              interactive: bool = False, eal: str = "", app: str = "",
-              port: int = 0) -> "TestPmd":
-        """eal, app: more EAL and testpmd options (make bench-dpdk's bond:
-        vdevs, --portlist); port: the port whose statistics are read."""
-        require_testpmd(vm)
-        vm.run(f"dpdk-vf {vf.bdf}", timeout=60)
+    @staticmethod
+    def launch(bdfs: list, interactive: bool = False, eal: str = "", app: str = "") -> str:
+        """The guest shell command that starts testpmd in the background
+        on the PCI devices @bdfs (on vfio-pci already): its output in LOG,
+        its pid in PIDF; @eal, @app: more EAL and testpmd options."""
         # Two lcores on the one vCPU: testpmd forwards on a lcore other
         # than the main one, which sleeps between statistics prints (or
         # waits for a command).
         mode = ("-i --auto-start" if interactive else "--stats-period=1")
+        allow = " ".join(f"-a {b}" for b in bdfs)
         cmd = (f"{TESTPMD} --lcores=0@0,1@0 -n 1 --iova-mode=pa "
-               f"--file-prefix=compsc -a {vf.bdf} {eal} "
+               f"--file-prefix=compsc {allow} {eal} "
                "--log-level=pmd.net.e1000.init:info -- "
                f"--forward-mode=icmpecho {mode} {app} "
                "--total-num-mbufs=2048 --rxd=256 --txd=256")
@@ -110,8 +108,18 @@ class TestPmd:
             stdin = FIFO
             holder = (f"rm -f {FIFO}; mkfifo {FIFO}; sleep 100000 2>/dev/null "
                       f"< /dev/null > {FIFO} & echo $! > {HOLDER}; ")
-        vm.run(f"rm -f {PIDF}; {holder}sh -c 'echo $$ > {PIDF}; exec {cmd}' "
-               f"> {LOG} 2>&1 < {stdin} &")
+        return (f"rm -f {PIDF}; {holder}sh -c 'echo $$ > {PIDF}; exec {cmd}' "
+                f"> {LOG} 2>&1 < {stdin} &")
+
+    @classmethod
+    def start(cls, vm: VM, vf: VF, timeout: float = 120,
+              interactive: bool = False, eal: str = "", app: str = "",
+              port: int = 0) -> "TestPmd":
+        """eal, app: more EAL and testpmd options (make bench-dpdk's bond:
+        vdevs, --portlist); port: the port whose statistics are read."""
+        require_testpmd(vm)
+        vm.run(f"dpdk-vf {vf.bdf}", timeout=60)
+        vm.run(cls.launch([vf.bdf], interactive, eal, app))
         pid = vm.run(f"for i in $(seq 50); do test -s {PIDF} && break; "
                      f"sleep 0.1; done; cat {PIDF}").out.strip()
         tp = cls(vm, vf, int(pid), interactive, port)
@@ -237,6 +245,104 @@ class TestPmd:
             self.vm.run(f"test -s {HOLDER} && kill $(cat {HOLDER}); rm -f {HOLDER} {FIFO}",
                         check=False)
         return self.log()
+
+
+class BondMethod:
+    """DPDK's documented live migration of a VM with a VF (doc/guides/
+    howto/lm_bond_virtio_sriov.rst), testpmd's side: an active-backup
+    bond (net_bonding, mode 1) over the VF and a backup port, forwarding
+    on the bond only. Before the move the backup becomes the primary and
+    the VF leaves the bond, is stopped, closed and detached; after it the
+    VF (the destination's, at the same address) is attached, re-added
+    and made the primary again. Each step is a testpmd command and the
+    text its completion prints (make bench-dpdk runs them one by one
+    through its agent, bench-dpdk-nested all of a phase in one guest
+    command: script()). Ports: the VF @vf, the backup @backup, the bond
+    @bond, as testpmd numbers them with the VF probed first."""
+
+    CONFIG_DONE = "Primary: ["
+    ACTIVE = "Active Slaves (2)"    # the VF and the backup both active
+    WAIT_S = 10
+
+    def __init__(self, bdf: str, mac: str, vf: int = 0, backup: int = 1, bond: int = 2):
+        self.bdf, self.mac = bdf, mac
+        self.vf, self.backup, self.bond = vf, backup, bond
+
+    def vdev(self, backup: str) -> str:
+        """The bond's EAL option over the VF and @backup (a device name
+        or PCI address), the VF its primary."""
+        return (f"--vdev net_bonding0,mode=1,slave={self.bdf},"
+                f"slave={backup},primary={self.bdf}")
+
+    def primary(self, port: int) -> list:
+        """@port becomes the primary and takes the VM's MAC. 22.11's
+        `set bonding primary` moves no MAC: without the second command the
+        backup keeps its own MAC when it takes over (the peer's frames go
+        to the VF being removed, and the first move loses everything),
+        and once a replug has given the backup the VM's MAC it keeps it
+        while the VF is primary again (both then receive the VM's frames,
+        the unpolled backup's ring keeps them, and they are answered,
+        late and twice, at the next switch). `set bonding mac_addr`
+        reapplies the bond's MAC to the primary and gives every other
+        member its own back."""
+        return [(f"set bonding primary {port} {self.bond}", "testpmd> "),
+                (f"set bonding mac_addr {self.bond} {self.mac}", "testpmd> ")]
+
+    def unplug(self) -> list:
+        # the howto's order: backup primary, VF out of the bond, detached
+        return self.primary(self.backup) + [
+            (f"remove bonding slave {self.vf} {self.bond}", "testpmd> "),
+            (f"port stop {self.vf}", "Done"),
+            (f"port close {self.vf}", "Done"),
+            # 22.11 releases a closed port's id: the device goes by its address
+            (f"device detach {self.bdf}", "is detached")]
+
+    def replug(self) -> list:
+        # Not the howto's `port start`: the bond configures and starts a
+        # member itself, and testpmd 22.11 puts an attached port among the
+        # forwarding ones (`set portlist` is refused while forwarding), so
+        # a port it started could not be stopped for the next detach. The
+        # next unplug's `port stop`/`port close` are then refused with a
+        # message, and `device detach` stops and closes it in the PMD.
+        # The bond makes a member primary only while its link is up, and
+        # until then `set bonding primary` only records the wish (the
+        # bond switches once the link comes up). So the configuration is
+        # asked for every half second until the VF is an active member,
+        # for at most WAIT_S (a wait step: it may end without). On the
+        # nested bench a VF plugged at the destination never became
+        # active (docs/results.md, "make bench-dpdk-nested").
+        return [(f"port attach {self.bdf}", "is attached"),
+                (f"add bonding slave {self.vf} {self.bond}", "testpmd> "),
+                (f"show bonding config {self.bond}", self.ACTIVE, 0.5)] + \
+            self.primary(self.vf)
+
+    def config(self) -> tuple:
+        return (f"show bonding config {self.bond}", self.CONFIG_DONE)
+
+    @staticmethod
+    def script(steps: list, timeout_s: int = 30) -> str:
+        """One guest shell line that gives testpmd (interactive, on FIFO)
+        @steps one after the other, each once the one before printed its
+        completion text once more in LOG (a wait step, with a third
+        element, seconds, is sent again at that interval until it has, for
+        at most WAIT_S, and then prints "bond: N waited"); after each it
+        prints "bond: N UPTIME" (the guest's clock, s). Exits non-zero
+        with the log's tail if testpmd is gone or a step prints nothing
+        in @timeout_s."""
+        count = f"grep -o -F \"$2\" {LOG} | wc -l"
+        fn = (f"tp() {{ n=$({count}); kill -0 $(cat {PIDF}) || return 1; "
+              f"echo \"$1\" > {FIFO}; i=0; while [ $({count}) -le $n ]; do "
+              f"i=$((i + 1)); [ $4 -eq 0 ] || [ $i -le {BondMethod.WAIT_S * 10} ] || "
+              "{ echo \"bond: $3 waited\"; break; }; "
+              f"[ $i -le {timeout_s * 10} ] || "
+              f"{{ echo \"bond: no $2 after $1\"; tail -c 1500 {LOG}; return 1; }}; "
+              f"[ $4 -eq 0 ] || [ $((i % $4)) -ne 0 ] || echo \"$1\" > {FIFO}; "
+              "sleep 0.1; done; read -r u _ < /proc/uptime; echo \"bond: $3 $u\"; }; ")
+        out = []
+        for i, (line, done, *retry) in enumerate(steps):
+            assert "'" not in line + done and '"' not in line + done, (line, done)
+            out.append(f"tp '{line}' '{done}' {i} {round(retry[0] * 10) if retry else 0}")
+        return fn + " && ".join(out)
 
 
 def move(tp: TestPmd, peer, n: int, pings: int = 10, **how) -> dict:
