@@ -127,56 +127,21 @@ def test_two_hosts(hosts, peer):
         host.check_kernel_log()
 
 
-def test_two_hosts_refused(hosts, peer):
-    """Host 1's PF has no VLAN filter left for the guest's VLAN: it refuses
-    the pre-copy configuration, the migration fails before the
-    switch-over, and the guest runs on at host 0 with its device."""
-    a, b = hosts
+def _guest_alone(hosts) -> dict:
+    """The guest afresh on host 0's VF 0, none on host 1: its l2stat."""
+    a, _ = hosts
     for host in hosts:
         host.l2_stop("vm")
     a.sh(f"l1_vf_mac 0 {vf_mac(0)}")
     a.l2_start("vm", a.vf0, SRC_PORT)
     a.wait_l2_up("vm")
-    a.l2_run("vm", f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
-             f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && ip link set vl{GUEST_VID} up")
-    before = a.l2_stat_now("vm")
-    b.vf_own_mac(0)
-    b.fill_vlvf(b.vf1)
-    try:
-        b.l2_start("vm", b.vf0, SRC_PORT, f"-incoming tcp:{b.link_ip}:{MIG_PORT}")
-        b.wait_incoming(SRC_PORT)
-        mark = len(b.sh("dmesg").out)
-        res = a.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=SRC_PORT, dst_host=b)
-        log = b.sh("dmesg").out[mark:]
-    finally:
-        b.l2_stop("vm")
-        b.unfill_vlvf(b.vf1)
-    assert res["status"] == "failed", res
-    assert "CompSC state refused: VLAN filter table full" in log, log[-3000:]
-    assert "PF refused the VF's state" in log, log[-3000:]
-    assert a.l2_status(SRC_PORT) == "running"
-    assert answers(peer) >= 3, a.l2_log("vm")[-3000:]
-    assert vlan_arp(peer, GUEST_VID, GUEST_VLAN_ADDR) >= 2, "the guest's VLAN on host 0"
-    after = a.l2_stat_now("vm")
-    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
-    print(f"nested: refused at host1: {res.get('error-desc')!r}; host1's log:\n"
-          + "\n".join(line for line in log.splitlines() if "compsc" in line or "igb" in line))
+    return a.l2_stat_now("vm")
 
 
-def test_two_hosts_mac_in_use(hosts, peer):
-    """Another VF of host 1's PF (VF 1, not the destination) has the
-    guest's MAC already: host 1 refuses the guest's state, the migration
-    fails before the switch-over, and the guest runs on at host 0 with its
-    device; host 1's destination VF never got the MAC."""
-    a, b = hosts
-    for host in hosts:
-        host.l2_stop("vm")
-    a.sh(f"l1_vf_mac 0 {vf_mac(0)}")
-    a.l2_start("vm", a.vf0, SRC_PORT)
-    a.wait_l2_up("vm")
-    before = a.l2_stat_now("vm")
-    b.vf_own_mac(0)
-    b.sh(f"l1_vf_mac 1 {vf_mac(0)}")
+def _refused_move(a, b, undo) -> tuple:
+    """A migration from host @a to @b's VF 0, which @b was set up to refuse;
+    @undo() puts @b back. QEMU's result, @b's kernel log of it, and its
+    PF's VF MACs as they were before its QEMU quit."""
     try:
         b.l2_start("vm", b.vf0, SRC_PORT, f"-incoming tcp:{b.link_ip}:{MIG_PORT}")
         b.wait_incoming(SRC_PORT)
@@ -186,17 +151,53 @@ def test_two_hosts_mac_in_use(hosts, peer):
         macs = b.pf_vf_macs()
     finally:
         b.l2_stop("vm")
-        b.sh(f"l1_vf_mac 1 {b.vf_macs[1]}")
+        undo()
+    return res, log, macs
+
+
+def _stayed(a, peer, res, log, before) -> None:
+    """The refused migration failed, and the guest runs on at host @a with
+    its device, answering the peer, not reset."""
     assert res["status"] == "failed", res
-    assert f"CompSC state refused: MAC {vf_mac(0)} already in use by VF 1" in log, log[-3000:]
-    assert macs[0] != vf_mac(0), macs
-    lm = b.last_migrations()[b.vf0]
-    assert lm["status"] == "error" and lm["errno"] == -errno.EADDRINUSE, lm
     assert a.l2_status(SRC_PORT) == "running"
     assert answers(peer) >= 3, a.l2_log("vm")[-3000:]
     after = a.l2_stat_now("vm")
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
-    for host in hosts:
-        host.check_kernel_log()
     print(f"nested: refused at host1: {res.get('error-desc')!r}; host1's log:\n"
           + "\n".join(line for line in log.splitlines() if "compsc" in line or "igb" in line))
+
+
+def test_two_hosts_refused(hosts, peer):
+    """Host 1's PF has no VLAN filter left for the guest's VLAN: it refuses
+    the pre-copy configuration, the migration fails before the
+    switch-over, and the guest runs on at host 0 with its device."""
+    a, b = hosts
+    before = _guest_alone(hosts)
+    a.l2_run("vm", f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
+             f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && ip link set vl{GUEST_VID} up")
+    b.vf_own_mac(0)
+    b.fill_vlvf(b.vf1)
+    res, log, _ = _refused_move(a, b, lambda: b.unfill_vlvf(b.vf1))
+    assert "CompSC state refused: VLAN filter table full" in log, log[-3000:]
+    assert "PF refused the VF's state" in log, log[-3000:]
+    _stayed(a, peer, res, log, before)
+    assert vlan_arp(peer, GUEST_VID, GUEST_VLAN_ADDR) >= 2, "the guest's VLAN on host 0"
+
+
+def test_two_hosts_mac_in_use(hosts, peer):
+    """Another VF of host 1's PF (VF 1, not the destination) has the
+    guest's MAC already: host 1 refuses the guest's state, the migration
+    fails before the switch-over, and the guest runs on at host 0 with its
+    device; host 1's destination VF never got the MAC."""
+    a, b = hosts
+    before = _guest_alone(hosts)
+    b.vf_own_mac(0)
+    b.sh(f"l1_vf_mac 1 {vf_mac(0)}")
+    res, log, macs = _refused_move(a, b, lambda: b.sh(f"l1_vf_mac 1 {b.vf_macs[1]}"))
+    assert f"CompSC state refused: MAC {vf_mac(0)} already in use by VF 1" in log, log[-3000:]
+    assert macs[0] != vf_mac(0), macs
+    lm = b.last_migrations()[b.vf0]
+    assert lm["status"] == "error" and lm["errno"] == -errno.EADDRINUSE, lm
+    _stayed(a, peer, res, log, before)
+    for host in hosts:
+        host.check_kernel_log()
