@@ -67,6 +67,12 @@ void compsc_vf_assert_held(struct compsc_vf *vf)
  *	poll (compsc_host_drain()), or the buffers the VF writes during the
  *	wait go unmarked. compsc_rx_stall_raced counts the stalled polls
  *	that found the flag set after their wait.
+ * compsc_rx_stall_hold_ms: such a poll (one that straddled the log start)
+ *	then waits this long more (at most COMPSC_VF_RX_HOLD_MAX_MS): the
+ *	host's first pass needs seconds to reach every page, and only the
+ *	frames the VF writes after the pass sent their page, and before this
+ *	poll hands them up, are the ones a host that did not wait for it
+ *	would migrate stale.
  */
 static DEFINE_MUTEX(compsc_vf_debugfs_lock);	/* protects the two below */
 static struct dentry *compsc_vf_debugfs;
@@ -87,6 +93,8 @@ static void compsc_vf_debugfs_add(struct compsc_vf *vf)
 	debugfs_create_u32("compsc_rx_stall_ms", 0600, dir, &vf->rx_stall_ms);
 	debugfs_create_u32("compsc_rx_stall_raced", 0400, dir,
 			   &vf->rx_stall_raced);
+	debugfs_create_u32("compsc_rx_stall_hold_ms", 0600, dir,
+			   &vf->rx_stall_hold_ms);
 	vf->debugfs = dir;
 }
 
@@ -603,8 +611,12 @@ static void compsc_vf_stall(struct compsc_vf *vf)
 	msleep(ms);
 }
 
-/* Busy: receive polls run in softirq. Short of the soft-lockup detector. */
+/*
+ * Busy: receive polls run in softirq. Both together stay well short of
+ * the soft-lockup detector (20 s).
+ */
 #define COMPSC_VF_RX_STALL_MAX_MS	1000u
+#define COMPSC_VF_RX_HOLD_MAX_MS	10000u
 
 /* The compsc_rx_stall_ms test hook, after the receive poll's flag read. */
 void compsc_vf_rx_stall(struct compsc_vf *vf, bool logging)
@@ -621,6 +633,7 @@ void compsc_vf_rx_stall(struct compsc_vf *vf, bool logging)
 		return;
 	/* no message: a console write here could wait for the host's VMM */
 	vf->rx_stall_raced++;
+	mdelay(min(READ_ONCE(vf->rx_stall_hold_ms), COMPSC_VF_RX_HOLD_MAX_MS));
 }
 
 int compsc_vf_enter(struct compsc_vf *vf, unsigned int timeout_ms)

@@ -59,3 +59,43 @@ else
 fi
 run "$cli" integrity recv 9 --progress 0
 expect_err "$v/integrity bad progress" 2 "integrity: bad --progress '0'"
+
+# --hold: the port bound at once, nothing read until the file exists: the
+# datagrams wait in the socket's queue (/proc/net/udp's rx_queue, bytes),
+# the receiver prints nothing and outlives its --idle, then reads every one.
+port=$((20000 + RANDOM % 20000))
+timeout 30 "$cli" integrity recv "$port" --idle 1 --seconds 20 --hold "$tmp/go" \
+	--rcvbuf 131072 >"$tmp/recv" 2>"$tmp/recv.err" &
+pid=$!
+sleep 0.5
+timeout 30 "$cli" integrity send 127.0.0.1 "$port" --rate 2000 --seconds 0.05 >"$tmp/send" 2>&1
+sleep 2
+queued=0
+while read -r _ local _ _ txrx _; do
+	[ "$local" != "00000000:$(printf '%04X' "$port")" ] || queued=$((0x${txrx#*:}))
+done </proc/net/udp
+early=$(wc -c <"$tmp/recv")
+alive=no
+kill -0 "$pid" 2>/dev/null && alive=yes
+touch "$tmp/go"
+wait "$pid"
+rc=$?
+n=$(sed -n 's/^sent=\([0-9]*\) .*/\1/p' "$tmp/send")
+if [ "$alive" != yes ] || [ "$early" -ne 0 ] || [ "$queued" -eq 0 ] || [ "$rc" -ne 0 ] ||
+   ! grep -q "^integrity: blocks=${n:-x} corrupt=0 stale=0 dup=0 missing=0 last_seq=${n:-x}\$" "$tmp/recv"; then
+	bad "$v/integrity hold" "alive=$alive early=$early queued=$queued exit $rc: $(cat "$tmp/recv" "$tmp/recv.err")"
+else
+	ok "$v/integrity hold"
+fi
+rm -f "$tmp/go"
+run "$cli" integrity recv 9 --hold "$tmp/send/x"
+expect_err "$v/integrity hold not a directory" 2 "integrity: --hold .*/send/x: Not a directory"
+run "$cli" integrity recv 9 --hold=
+expect_err "$v/integrity bad hold" 2 "integrity: bad --hold ''"
+run "$cli" integrity recv 9 --rcvbuf 100
+expect_err "$v/integrity bad rcvbuf" 2 "integrity: bad --rcvbuf '100'"
+# the kernel doubles SO_RCVBUF into an int, at most INT_MAX: 1 GiB is
+# never granted, not even to root (SO_RCVBUFFORCE)
+run "$cli" integrity recv 9 --rcvbuf 1073741824
+expect_err "$v/integrity rcvbuf not granted" 2 \
+	"integrity: --rcvbuf 1073741824: the kernel granted [0-9]+ bytes"

@@ -30,12 +30,13 @@
 #define INTEG_MIN	(INTEG_HDR + 8u)
 #define INTEG_MAX	8192u
 #define INTEG_SEQ_MAX	(1u << 26)	/* bounds the receiver's seen-bitmap */
+#define INTEG_RCVBUF_MAX	(1u << 30)	/* the kernel doubles it into an int */
 
 static const char integrity_usage[] =
 "usage: compsc integrity send ADDR PORT [--rate N] [--seconds S] [--size B]\n"
 "                                [--inject dup|stale|corrupt:EVERY]\n"
 "       compsc integrity recv PORT [--seconds S] [--idle S] [--progress S]\n"
-"                                [--json]\n"
+"                                [--hold FILE] [--rcvbuf B] [--json]\n"
 "\n"
 "send: numbered, patterned UDP datagrams to ADDR:PORT, N per second (default\n"
 "1000) for S seconds (default 10), B bytes each (default 512, a multiple of\n"
@@ -47,7 +48,13 @@ static const char integrity_usage[] =
 "blocks: intact datagrams; stale: words of another datagram; missing: lost\n"
 "(not an integrity failure). --progress prints that line every S seconds as\n"
 "well (counts so far), for a receiver whose end the caller never sees (a\n"
-"guest that migrates). Exit 1 if corrupt, stale or dup is non-zero.\n";
+"guest that migrates). --hold: bind the port, then read nothing until FILE\n"
+"exists (the datagrams wait in the socket, holding their receive buffers,\n"
+"e.g. across a migration); --seconds and --idle count from then. --rcvbuf:\n"
+"the socket's receive buffer, B bytes as SO_RCVBUF takes them (the kernel\n"
+"doubles them; root may pass net.core.rmem_max), an error if not granted;\n"
+"without it 4 MiB is asked for, rmem_max permitting.\n"
+"Exit 1 if corrupt, stale or dup is non-zero.\n";
 
 struct integ_stats {
 	u64 blocks, corrupt, stale, dup, bytes;
@@ -188,26 +195,64 @@ static double now_s(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static int integrity_socket(u16 port, double wait_s)
+/*
+ * The socket's receive buffer: @want bytes as SO_RCVBUF takes them, past
+ * net.core.rmem_max for root (SO_RCVBUFFORCE). Returns what the kernel
+ * granted, in the same unit (it doubles the value for its bookkeeping).
+ */
+static int integrity_rcvbuf(int fd, int want)
+{
+	socklen_t len = sizeof(int);
+	int got = 0;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len);
+	return got / 2;
+}
+
+/*
+ * The receiver's socket, bound to @port; @rcvbuf: --rcvbuf's bytes, which
+ * must be granted (else -1, *@granted what was), 0: 4 MiB if permitted.
+ */
+static int integrity_socket(u16 port, double wait_s, u32 rcvbuf, int *granted)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_port = htons(port),
 				 .sin_addr.s_addr = htonl(INADDR_ANY) };
 	struct timeval tv = { .tv_sec = (time_t)wait_s,
 			      .tv_usec = (long)((wait_s - (time_t)wait_s) * 1e6) };
-	int rcvbuf = 4 << 20;
 	int fd = socket(AF_INET, SOCK_DGRAM, 0);
 
+	*granted = -1;
 	if (fd < 0)
 		return -1;
 	/* a receiver slower than the wire loses datagrams, not bytes */
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	*granted = integrity_rcvbuf(fd, rcvbuf ? (int)rcvbuf : 4 << 20);
+	if (rcvbuf && *granted < (int)rcvbuf) {
+		close(fd);
+		return -1;
+	}
+	*granted = -1;
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 	    bind(fd, (struct sockaddr *)&a, sizeof(a))) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+/* --hold: until @path exists, checked every 0.1 s; -1 on another error. */
+static int integrity_hold(const char *path)
+{
+	const struct timespec nap = { .tv_nsec = 100 * 1000 * 1000 };
+
+	while (access(path, F_OK)) {
+		if (errno != ENOENT)
+			return -1;
+		nanosleep(&nap, NULL);
+	}
+	return 0;
 }
 
 static void integrity_report(const struct integ_stats *s, int json)
@@ -233,18 +278,37 @@ static void integrity_report(const struct integ_stats *s, int json)
 	       (unsigned long long)s->last_seq);
 }
 
-static int integrity_recv(u16 port, double seconds, double idle,
-			  double progress, int json)
-{
-	struct integ_stats s = { 0 };
-	double start = now_s(), last = 0, shown = start;
-	u8 buf[INTEG_MAX + 1];
-	ssize_t n;
-	int fd = integrity_socket(port, 0.2);
+struct integ_recv_opts {
+	double seconds, idle, progress;
+	const char *hold;	/* --hold FILE, or NULL */
+	u32 rcvbuf;		/* --rcvbuf, 0: the default */
+	int json;
+};
 
+static int integrity_recv(u16 port, const struct integ_recv_opts *o)
+{
+	double seconds = o->seconds, idle = o->idle, progress = o->progress;
+	struct integ_stats s = { 0 };
+	double start, last = 0, shown;
+	u8 buf[INTEG_MAX + 1];
+	int json = o->json, granted;
+	ssize_t n;
+	int fd = integrity_socket(port, 0.2, o->rcvbuf, &granted);
+
+	if (fd < 0 && granted >= 0)
+		return cli_err(EXIT_USAGE,
+			       "integrity: --rcvbuf %u: the kernel granted %d bytes (net.core.rmem_max; root may pass it)",
+			       o->rcvbuf, granted);
 	if (fd < 0)
 		return cli_err(EXIT_USAGE, "integrity: UDP port %u: %s", port,
 			       strerror(errno));
+	if (o->hold && integrity_hold(o->hold)) {
+		close(fd);
+		return cli_err(EXIT_USAGE, "integrity: --hold %s: %s", o->hold,
+			       strerror(errno));
+	}
+	start = now_s();
+	shown = start;
 	while (now_s() - start < seconds && (!last || now_s() - last < idle)) {
 		n = recv(fd, buf, sizeof(buf), 0);
 		if (n < 0 && errno != EAGAIN && errno != EINTR) {
@@ -415,31 +479,39 @@ static int cmd_send(int argc, char **argv)
 
 static int cmd_recv(int argc, char **argv)
 {
-	double seconds = 60, idle = 5, progress = 0;
+	struct integ_recv_opts o = { .seconds = 60, .idle = 5 };
 	const char *v;
-	int i, json = 0;
 	u16 port;
+	int i;
 
 	if (argc < 1 || parse_port(argv[0], &port))
 		return cli_err(EXIT_USAGE, "integrity recv: PORT (see --help)");
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
-			json = 1;
+			o.json = 1;
 		} else if ((v = cli_opt_value(argc, argv, &i, "--seconds"))) {
-			if (parse_secs(v, &seconds))
+			if (parse_secs(v, &o.seconds))
 				return cli_err(EXIT_USAGE, "integrity: bad --seconds '%s'", v);
 		} else if ((v = cli_opt_value(argc, argv, &i, "--idle"))) {
-			if (parse_secs(v, &idle))
+			if (parse_secs(v, &o.idle))
 				return cli_err(EXIT_USAGE, "integrity: bad --idle '%s'", v);
 		} else if ((v = cli_opt_value(argc, argv, &i, "--progress"))) {
-			if (parse_secs(v, &progress))
+			if (parse_secs(v, &o.progress))
 				return cli_err(EXIT_USAGE, "integrity: bad --progress '%s'", v);
+		} else if ((v = cli_opt_value(argc, argv, &i, "--hold"))) {
+			if (!*v)
+				return cli_err(EXIT_USAGE, "integrity: bad --hold ''");
+			o.hold = v;
+		} else if ((v = cli_opt_value(argc, argv, &i, "--rcvbuf"))) {
+			if (cli_parse_u32(v, &o.rcvbuf) || o.rcvbuf < 4096 ||
+			    o.rcvbuf > INTEG_RCVBUF_MAX)
+				return cli_err(EXIT_USAGE, "integrity: bad --rcvbuf '%s'", v);
 		} else {
 			return cli_err(EXIT_USAGE, "integrity recv: unknown option '%s'",
 				       argv[i]);
 		}
 	}
-	return integrity_recv(port, seconds, idle, progress, json);
+	return integrity_recv(port, &o);
 }
 
 int cmd_integrity(int argc, char **argv)

@@ -255,6 +255,8 @@ enum {
  *	dirty-log flag clear stays this long between that read and its
  *	buffers, until one reads it set (compsc_vf_rx_stall())
  * @rx_stall_raced: such polls that found the flag set after their stall
+ * @rx_stall_hold_ms: test hook (debugfs): such a poll stays this long
+ *	more before its buffers (compsc_vf_rx_stall())
  * @assert_held: compsc_vf_assert_held() warns (debugfs)
  * @debugfs: this device's debugfs directory
  * @rx_dropped: receive descriptors dropped by restores because guest
@@ -315,6 +317,7 @@ struct compsc_vf {
 	u32 stall_ms;
 	u32 rx_stall_ms;
 	u32 rx_stall_raced;
+	u32 rx_stall_hold_ms;
 	bool assert_held;
 	struct dentry *debugfs;
 	u64 rx_dropped;
