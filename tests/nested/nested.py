@@ -78,6 +78,13 @@ L1_KVM_CPU = "qemu64,+ssse3,+sse4.1,+sse4.2,+popcnt,+svm,+npt"
 # such a migration, test_migrate_no_dma_log.py.) QMP takes the bandwidth
 # in bytes/s; 1000 MiB/s is what HMP's "1000" was.
 ALL_DIRTY = {"downtime-limit": 1000, "avail-switchover-bandwidth": 1000 << 20}
+# A held migration's pre-copy (L1.hold_open()) cannot converge, and QEMU
+# loops it without a pause: each round syncs KVM's and compsc_vfio's dirty
+# logs and sends what little is dirty. On a one-vCPU L1 that loop leaves the
+# L2's vCPU thread next to nothing (a guest command waited ~100 s; with the
+# cap, 1-2 s). Capped, QEMU sleeps out each 100 ms window once it has sent
+# a page (L1.wait_taken()).
+HOLD_BANDWIDTH = 64 << 10
 RETURN_PATH = [{"capability": "return-path", "state": True}]
 MIGRATION_ENDS = ("completed", "failed", "cancelled")
 VFIO_PARAMS = "/sys/module/compsc_vfio/parameters"
@@ -307,6 +314,7 @@ class L1(VM):
         self.rootfs = rootfs
         self.fwd = HOST_FWD_STRIDE * (host or 0)
         self.uplink_tap = None          # its tap on the peer's side, once booted
+        self._throttled = None          # (QEMU port, its max-bandwidth) while wait_taken() caps it
         self._share = share_dir(bench)
         smp = smp or int(os.environ.get("COMPSC_L1_SMP", "1"))
         self.l2stat_unfinished = 0      # see l2_stats()
@@ -544,7 +552,31 @@ class L1(VM):
             try:
                 yield len(self.sh("dmesg").out)
             finally:
+                self._unthrottle(quiet=True)
                 self.vfio_fault("fault_size", 0)
+
+    def wait_taken(self, mark: int, src: int = SRC_PORT) -> str:
+        """Inside hold_open(): L1's kernel log after @mark once the device
+        is taken on the size query, and from then on the pre-copy of the
+        QEMU on @src capped at HOLD_BANDWIDTH until release_hold() or the
+        end of the block."""
+        log = self.wait_dmesg(mark, r"device taken on the size query")
+        old = self.qmp(src, "query-migrate-parameters")["max-bandwidth"]
+        self.qmp(src, "migrate-set-parameters", **{"max-bandwidth": HOLD_BANDWIDTH})
+        self._throttled = (src, old)
+        return log
+
+    def _unthrottle(self, quiet: bool = False) -> None:
+        """The bandwidth wait_taken() capped, put back; @quiet: the QEMU
+        may be gone (killed, or failed by the test)."""
+        held, self._throttled = self._throttled, None
+        if not held:
+            return
+        try:
+            self.qmp(held[0], "migrate-set-parameters", **{"max-bandwidth": held[1]})
+        except QMPFailed:
+            if not quiet:
+                raise
 
     @contextlib.contextmanager
     def call_stacks(self, *funcs: str):
@@ -599,6 +631,7 @@ class L1(VM):
 
     def release_hold(self) -> None:
         """Inside hold_open(): let the migration switch over."""
+        self._unthrottle()
         self.vfio_fault("fault_size", 0)
 
     def vfio_fault(self, knob: str, value: int) -> None:

@@ -144,7 +144,7 @@ def test_stream_cut(l1, peer):
     l1.sh(relay)
     with l1.hold_open() as mark:
         l1.migrate_start(src=DST_PORT, dst=SRC_PORT, to=RELAY_PORT)
-        l1.wait_dmesg(mark, r"device taken on the size query")
+        l1.wait_taken(mark, src=DST_PORT)
         with peer.ping_stream(L2_IP, interval=0.2) as ps:
             info = l1.qmp(DST_PORT, "query-migrate")
             assert info["status"] == "active", info
@@ -198,7 +198,7 @@ def _rewrite_during_take(l1, peer, addr, width, value, cid):
     _fresh_dst(l1, "dst", l1.vf1, DST_PORT)
     with l1.hold_open() as mark, peer.ping_stream(L2_IP, interval=0.2) as ps:
         l1.migrate_start()
-        l1.wait_dmesg(mark, r"device taken on the size query")
+        l1.wait_taken(mark)
         _poke(l1, "src", addr, width, value, cid)
         l1.release_hold()
         res = l1.migrate_wait(timeout=180, poll=0.5)

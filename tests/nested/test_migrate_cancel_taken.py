@@ -15,7 +15,7 @@ def test_migrate_cancel_after_take(l1, peer):
     before = l1.l2_stat_now("src")
     with l1.hold_open() as mark:
         l1.migrate_start()
-        l1.wait_dmesg(mark, r"device taken on the size query")
+        l1.wait_taken(mark)
         # held: the peer gets no answer while pre-copy goes on
         assert peer.ping(L2_IP, count=4, interval=0.5, deadline=4).received == 0
         with peer.ping_stream(L2_IP, interval=0.2) as ps:

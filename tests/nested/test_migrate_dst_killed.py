@@ -17,7 +17,7 @@ def test_migrate_dst_killed(l1, peer):
     before = l1.l2_stat_now("src")
     with l1.hold_open() as mark:
         l1.migrate_start()
-        l1.wait_dmesg(mark, r"device taken on the size query")
+        l1.wait_taken(mark)
         with peer.ping_stream(L2_IP, interval=0.2) as ps:
             time.sleep(1)
             t_kill = time.time()

@@ -62,7 +62,7 @@ def test_pf_unbind_while_held(l1, peer):
         l1.sh(f"echo 1 > {DEBUGFS}/compsc_vfio/{vf}/fault_assigned")
     with l1.hold_open() as mark:
         l1.migrate_start(params=ALL_DIRTY)
-        l1.wait_dmesg(mark, r"device taken on the size query")
+        l1.wait_taken(mark)
         l1.sh(f"echo {DELAY_MS} > {DEBUGFS}/compsc/pf_call_delay_ms")
         l1.release_hold()
         l1.wait_dmesg(mark, r"pf_call_delay_ms: PF call delayed")

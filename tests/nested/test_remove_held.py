@@ -19,7 +19,7 @@ def test_remove_while_held(l1, peer):
     assert 0 in l1.areas(), "the source guest registered no area"
     with l1.hold_open() as mark:
         l1.migrate_start(params=ALL_DIRTY)
-        l1.wait_dmesg(mark, r"device taken on the size query")
+        l1.wait_taken(mark)
         l1.l2_cmd("src", "rm", "rmmod igbvf")
         l1.wait_l2_line("src", r"l2ctl: rm start", timeout=60)
         time.sleep(8)

@@ -20,7 +20,7 @@ def test_reset_while_held(l1, peer):
               if "compsc_resets" in s][-1]
     with l1.hold_open() as mark:
         l1.migrate_start(params=ALL_DIRTY)
-        l1.wait_dmesg(mark, r"device taken on the size query")
+        l1.wait_taken(mark)
         l1.l2_cmd("src", "rst", RESET)
         l1.wait_l2_line("src", r"l2ctl: rst start", timeout=60)
         time.sleep(8)
