@@ -14,7 +14,7 @@ FUZZ_DIR     := tests/fuzz
 FUZZ_TARGETS := fuzz_stream_parse fuzz_stream_truncate fuzz_stream_bitflip \
 		fuzz_area_validate fuzz_host_area fuzz_replay_unpack \
 		fuzz_mbx_decode fuzz_pf_ext
-FUZZ_HDRS    := $(wildcard $(FUZZ_DIR)/*.h)
+FUZZ_HDRS    := $(wildcard $(FUZZ_DIR)/*.h tests/common/*.h)
 FUZZ_TIME    ?= 20
 FUZZ_SEED    ?=
 ifeq ($(FUZZ_SEED),)

@@ -100,10 +100,10 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_NAME := $(basename $(notdir $(UNIT_SRC)))
 UNIT_LIBS := -lpthread
 
-$(BUILD)/plain/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/plain/libcompsc.a
+$(BUILD)/plain/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/common/*.h) $(BUILD)/plain/libcompsc.a
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -Itests/unit $< $(BUILD)/plain/libcompsc.a $(UNIT_LIBS) -o $@
-$(BUILD)/san/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/san/libcompsc.a
+$(BUILD)/san/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/common/*.h) $(BUILD)/san/libcompsc.a
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) $(SAN_CFLAGS) -Itests/unit $< $(BUILD)/san/libcompsc.a $(UNIT_LIBS) -o $@
 

@@ -11,12 +11,14 @@
  */
 #include "fuzz_common.h"
 
+static struct compsc_policy fuzz_policy;	/* fx_policy(), set per input */
+
 static int in_window(const struct compsc_reg *e)
 {
 	u32 wbit = e->width == 8 ? COMPSC_WIDTH_8 : COMPSC_WIDTH_4;
 
 	for (u32 i = 0; i < fuzz_policy.nr_allow; i++) {
-		const struct compsc_allow *a = &fuzz_allow[i];
+		const struct compsc_allow *a = &fx_allow[i];
 
 		if (a->bar == e->bar && e->offset >= a->start &&
 		    (uint64_t)e->offset + e->width <= a->end &&
@@ -126,6 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > COMPSC_AREA_MAX_SIZE)
 		return 0;
+	fuzz_policy = fx_policy();
 	/* exactly size bytes, 8-aligned like a real mapping */
 	area = malloc(size ? size : 1);
 	FUZZ_ASSERT(area);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
 /*
- * Shared by the fuzz targets and the corpus generator: the host policy the
- * area target validates against, the stream size bound, and the "recipe"
+ * Shared by the fuzz targets and the corpus generator: the tests' host
+ * policy (../common/policy_fixture.h), the stream size bound, and the "recipe"
  * that turns fuzz bytes into a stream through the library's writer (the
  * targets never encode the format themselves).
  */
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/policy_fixture.h"
 
 #define FUZZ_STREAM_MAX	(64u * 1024u)	/* max_len handed to the parser */
 #define FUZZ_RECIPE_CAP	1024u		/* streams built from a recipe */
@@ -25,25 +26,6 @@
 		abort();						\
 	}								\
 } while (0)
-
-/* BAR0 16 KiB: plain regs below 0x1000, counters in [0x1000, 0x2000);
- * BAR2 4 KiB, 32-bit plain regs in [0x800, 0x900). */
-static const struct compsc_allow fuzz_allow[] = {
-	{ .start = 0x0000, .end = 0x1000, .bar = 0,
-	  .width_mask = COMPSC_WIDTH_4 | COMPSC_WIDTH_8,
-	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_PLAIN) },
-	{ .start = 0x1000, .end = 0x2000, .bar = 0, .width_mask = COMPSC_WIDTH_4,
-	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_COUNTER_RO) |
-		       COMPSC_KIND_BIT(COMPSC_REG_COUNTER_RC) },
-	{ .start = 0x0800, .end = 0x0900, .bar = 2, .width_mask = COMPSC_WIDTH_4,
-	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_PLAIN) },
-};
-
-static const struct compsc_policy fuzz_policy = {
-	.bar_size = { [0] = 0x4000, [2] = 0x1000 },
-	.allow = fuzz_allow, .nr_allow = 3,
-	.max_regs = 64, .max_counters = 32,
-};
 
 /*
  * Recipe: bytes 0-7 are the device ids; then records of

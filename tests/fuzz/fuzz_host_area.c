@@ -11,19 +11,19 @@
 
 /* BAR0 only: the host side maps no other BAR. */
 static const struct compsc_policy host_policy = {
-	.bar_size = { [0] = 0x4000 },
-	.allow = fuzz_allow, .nr_allow = 2,
-	.max_regs = 64, .max_counters = 32,
+	.bar_size = { [0] = FX_BAR_SIZE },
+	.allow = fx_allow, .nr_allow = FX_NR_ALLOW_BAR0,
+	.max_regs = FX_REG_MAX, .max_counters = FX_CTR_MAX,
 };
 static const u32 qctl[] = { 0x028, 0x038 };
 static const struct compsc_devmodel model = {
-	.name = "fuzz VF", .bar0_size = 0x4000, .policy = &host_policy,
+	.name = "fuzz VF", .bar0_size = FX_BAR_SIZE, .policy = &host_policy,
 	.qctl = qctl, .nr_qctl = 2, .qctl_enable = 1u << 25, .qstop_us = 100,
 	.flush = 0x008, .irq_set = 0x100, .irq_unmask = 0x104, .irq_all = 7,
 };
 static const struct compsc_ident id = { 0x8086, 0x10ca, 0, 0 };
 
-static u32 bar[0x4000 / 4];
+static u32 bar[FX_BAR_SIZE / 4];
 static u8 stream[COMPSC_HOST_STREAM_MAX];
 static struct compsc_host_save save;
 static struct compsc_stream_view view;

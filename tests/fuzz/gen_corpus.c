@@ -172,7 +172,7 @@ static void area_seeds(void)
 	put(t, "empty", a, size);
 	compsc_area_add_reg(a, 0, 0x0000, 4, COMPSC_REG_PLAIN);
 	compsc_area_add_reg(a, 0, 0x0ff8, 8, COMPSC_REG_PLAIN);
-	compsc_area_add_reg(a, 2, 0x0800, 4, COMPSC_REG_PLAIN);
+	compsc_area_add_reg(a, 3, 0x0000, 4, COMPSC_REG_PLAIN);
 	compsc_area_add_counter(a, 0, 0x1000, COMPSC_REG_COUNTER_RO);
 	compsc_area_add_counter(a, 0, 0x1ffc, COMPSC_REG_COUNTER_RC);
 	put(t, "good", a, size);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause) */
 /*
  * Shared by the area validation tests: a guest area laid out by the library
- * in a heap block of exactly its size (so ASan sees any read past it), a
- * host policy, and raw setters that write what a hostile guest could.
+ * in a heap block of exactly its size (so ASan sees any read past it), the
+ * tests' host policy (../common/policy_fixture.h), and raw setters that
+ * write what a hostile guest could.
  */
 #ifndef COMPSC_TEST_AREA_FIXTURE_H
 #define COMPSC_TEST_AREA_FIXTURE_H
@@ -10,33 +11,7 @@
 #include <compsc/compsc.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define FX_BAR_SIZE	0x4000u
-#define FX_REG_MAX	16u
-#define FX_CTR_MAX	8u
-
-/* BAR0: plain registers below 0x1000, 32-bit counters in [0x1000, 0x2000);
- * BAR3: a few plain 32-bit registers. Everything else is denied. */
-static const struct compsc_allow fx_allow[] = {
-	{ .start = 0x0000, .end = 0x1000, .bar = 0,
-	  .width_mask = COMPSC_WIDTH_4 | COMPSC_WIDTH_8,
-	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_PLAIN) },
-	{ .start = 0x1000, .end = 0x2000, .bar = 0, .width_mask = COMPSC_WIDTH_4,
-	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_COUNTER_RO) |
-		       COMPSC_KIND_BIT(COMPSC_REG_COUNTER_RC) },
-	{ .start = 0x0000, .end = 0x0100, .bar = 3, .width_mask = COMPSC_WIDTH_4,
-	  .kind_mask = COMPSC_KIND_BIT(COMPSC_REG_PLAIN) },
-};
-
-static inline struct compsc_policy fx_policy(void)
-{
-	struct compsc_policy p = {
-		.bar_size = { [0] = FX_BAR_SIZE, [3] = FX_BAR_SIZE },
-		.allow = fx_allow, .nr_allow = 3,
-		.max_regs = FX_REG_MAX, .max_counters = FX_CTR_MAX,
-	};
-	return p;
-}
+#include "../common/policy_fixture.h"
 
 /* A fresh area in a malloc'd block of exactly *len bytes. */
 static inline struct compsc_area_hdr *fx_area(u32 *len)
