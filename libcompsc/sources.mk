@@ -2,8 +2,12 @@
 # (mk/lib.mk) and the kernel build (Kbuild). Names without extension.
 COMPSC_SRCS := error area mbx sync replay replay_pack counter ring crc32c \
 	       stream validate \
-	       dev_82576vf dev_82599vf devmodel migstate host precopy \
-	       selftest selftest_core selftest_stream
+	       dev_82576vf dev_82599vf devmodel migstate host precopy
+
+# The library's self-test: in the userspace library (compsc_selftest() is
+# part of its ABI) and in compsc_selftest.ko (tests/kmod/compsc_selftest),
+# never in compsc.ko.
+COMPSC_SELFTEST_SRCS := selftest selftest_core selftest_stream
 
 # The guest VF driver helper (compsc/vf.h) and the core it uses, linked
 # into each patched VF driver (not exported: no driver needs compsc.ko).

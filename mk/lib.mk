@@ -5,7 +5,8 @@ LIB_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wvla \
 	      -Ilibcompsc/include -D_GNU_SOURCE
 SAN_CFLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
-LIB_SRC    := $(addprefix libcompsc/src/,$(addsuffix .c,$(COMPSC_SRCS)))
+LIB_NAMES  := $(COMPSC_SRCS) $(COMPSC_SELFTEST_SRCS)
+LIB_SRC    := $(addprefix libcompsc/src/,$(addsuffix .c,$(LIB_NAMES)))
 LIB_HDRS   := $(wildcard libcompsc/include/compsc/*.h libcompsc/src/*.h)
 
 # $(1) = variant name, $(2) = extra CFLAGS
@@ -16,7 +17,7 @@ $(BUILD)/$(1)/obj/%.o: libcompsc/src/%.c $(LIB_HDRS)
 $(BUILD)/$(1)/obj/user/%.o: libcompsc/user/%.c $(LIB_HDRS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(LIB_CFLAGS) $(2) -c $$< -o $$@
-$(BUILD)/$(1)/libcompsc.a: $(patsubst %,$(BUILD)/$(1)/obj/%.o,$(COMPSC_SRCS)) \
+$(BUILD)/$(1)/libcompsc.a: $(patsubst %,$(BUILD)/$(1)/obj/%.o,$(LIB_NAMES)) \
 			   $(patsubst %,$(BUILD)/$(1)/obj/user/%.o,$(COMPSC_USER_SRCS))
 	rm -f $$@ && ar rcs $$@ $$^
 endef

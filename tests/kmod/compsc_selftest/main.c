@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compsc_selftest.ko: run libcompsc's self-test (compsc.ko) in kernel
- * context and report the result where a test can read it.
+ * compsc_selftest.ko: run libcompsc's self-test in kernel context against
+ * compsc.ko and report the result where a test can read it. The checks
+ * (libcompsc/src/selftest*.c) are compiled into this module (Kbuild), so
+ * compsc.ko carries no test code.
  *
  * At load it calls compsc_selftest() once, prints the report to the kernel
  * log followed by one summary line
