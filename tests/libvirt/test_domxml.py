@@ -143,7 +143,7 @@ def test_generated():
           generate(*cmd[1:]) == XML.read_text(), f"regenerate: {' '.join(cmd)} > {XML}")
     for argv, why in ((["--vf", "01:10.0"], "not a PCI address"),
                       (["--vf", "0000:01:10.0", "--initrd", "x"], "need --kernel"),
-                      ([], "--vf is required")):
+                      ([], "one of --vf and --network is required")):
         r = run(sys.executable, str(GEN), *argv)
         check(f"generator refuses {argv}", r.returncode == 2 and why in r.stderr
               and not r.stdout, f"exit {r.returncode}: {r.stderr.strip()[-200:]}")
@@ -221,9 +221,45 @@ def test_retarget():
           and " --xml compsc-guest.dst.xml --persistent-xml compsc-guest.dst.xml" in cmd, cmd)
 
 
+def test_network():
+    """--network: the VF from a libvirt hostdev network (--pool-xml writes
+    it for a PF), with the same vfio-pci properties on its alias."""
+    dom = generate("--network", "compsc", "--mac", "52:54:00:12:34:56")
+    ok, out = validate(dom)
+    check("schema: --network domain validates", ok, out)
+    root = ET.fromstring(dom)
+    nic = root.find("devices/interface[@type='network']")
+    check("--network: an interface on the network with the MAC, no hostdev",
+          nic is not None and root.find("devices/hostdev") is None
+          and nic.find("source").get("network") == "compsc"
+          and nic.find("mac").get("address") == "52:54:00:12:34:56", dom)
+    alias = nic.find("alias").get("name") if nic is not None else None
+    props = {p.get("name") for p in root.findall(
+        f"{Q}override/{Q}device[@alias='{alias}']/{Q}frontend/{Q}property")}
+    check("--network: the vfio-pci properties on the interface's alias",
+          props == {"enable-migration", "x-no-mmap"}, props)
+    net = generate("--pool-xml", "enp1s0", "--network", "compsc")
+    r = run("virt-xml-validate", "-", "network", stdin=net)
+    check("schema: --pool-xml network validates", r.returncode == 0,
+          (r.stdout + r.stderr).strip())
+    fwd = ET.fromstring(net).find("forward")
+    check("--pool-xml: hostdev forward over the PF, compsc_vfio, not managed",
+          fwd is not None and fwd.get("mode") == "hostdev" and fwd.get("managed") == "no"
+          and fwd.find("driver").get("model") == "compsc_vfio"
+          and fwd.find("pf").get("dev") == "enp1s0", net)
+    for argv, why in ((["--network", "compsc"], "--network needs --mac"),
+                      (["--network", "compsc", "--mac", "53:00:00:00:00:01"], "not a unicast"),
+                      (["--vf", "0000:01:10.0", "--network", "compsc", "--mac",
+                        "52:54:00:12:34:56"], "one of --vf and --network"),
+                      (["--pool-xml", "enp1s0"], "--pool-xml needs --network")):
+        r = run(sys.executable, str(GEN), *argv)
+        check(f"generator refuses {argv}", r.returncode == 2 and why in r.stderr
+              and not r.stdout, f"exit {r.returncode}: {r.stderr.strip()[-200:]}")
+
+
 def main() -> int:
     for t in (test_schema, test_schema_refuses, test_generated, test_matches_nested,
-              test_migrate_command, test_retarget):
+              test_migrate_command, test_retarget, test_network):
         try:
             t()
         except (OSError, RuntimeError, AttributeError, ValueError, AssertionError) as e:

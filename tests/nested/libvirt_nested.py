@@ -6,6 +6,7 @@ bench_libvirt.py."""
 import contextlib
 import lzma
 import os
+import re
 import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
@@ -20,6 +21,10 @@ NAME = "vm"
 MIG_URI_PORT = 49152
 # the virtio-net baseline's MAC (as l1lib.sh l2_nic's)
 VIRTIO_MAC = "52:54:00:12:34:99"
+# the hostdev network of each host's VFs (define_pool), and the MAC libvirt
+# gives the VF it takes from it for the guest (the one L1's setup gives VF0)
+POOL = "compsc"
+GUEST_MAC = "52:54:00:77:00:10"
 
 
 @contextlib.contextmanager
@@ -47,12 +52,14 @@ def runs_packages(host: L1) -> None:
             assert host.module_build_id(m) == build_id(f.name), f"{host.name}: {m} is not {ko}"
 
 
-def domxml(vf: str, virtio: bool = False) -> str:
-    """compsc-domxml's domain for @vf, booting the L2 kernel as l2_start
-    does, its first serial port in the file the harness reads and its
-    second the command pipe (l2_cmd). @virtio: the paravirtual baseline
+def domxml(vf: str = "", virtio: bool = False, network: str = "") -> str:
+    """compsc-domxml's domain for @vf (or, @network, a VF libvirt takes
+    from that hostdev network, with GUEST_MAC), booting the L2 kernel as
+    l2_start does, its first serial port in the file the harness reads and
+    its second the command pipe (l2_cmd). @virtio: the paravirtual baseline
     instead, a virtio-net NIC on L1's bridge with the PF (l1_bridge)."""
-    out = subprocess.run([str(DOMXML), "--vf", vf, "--name", NAME, "--memory", "256",
+    nic = ["--network", network, "--mac", GUEST_MAC] if network else ["--vf", vf]
+    out = subprocess.run([str(DOMXML), *nic, "--name", NAME, "--memory", "256",
                           "--vcpus", "1", "--type", "kvm",
                           "--kernel", "/mnt/share/l2/vmlinuz",
                           "--initrd", "/mnt/share/l2/initrd.img",
@@ -75,6 +82,26 @@ def domxml(vf: str, virtio: bool = False) -> str:
         ET.SubElement(serial, "source", path=path)
         ET.SubElement(serial, "target", port=str(port))
     return ET.tostring(root, encoding="unicode")
+
+
+def define_pool(host: L1) -> None:
+    """POOL on @host, a hostdev network over its PF's VFs as the packaged
+    compsc-domxml writes it (once per host)."""
+    if host.sh(f"l1_virsh net-info {POOL}", check=False).rc == 0:
+        return
+    pf = host.sh("l1_pf").out.strip()
+    host.sh(f"chroot /sysroot compsc-domxml --pool-xml {pf} --network {POOL} > /sysroot/tmp/{POOL}.net.xml"
+            f" && l1_virsh net-define /tmp/{POOL}.net.xml && l1_virsh net-start {POOL}")
+
+
+def guest_vf(host: L1):
+    """The index of @host's VF whose MAC is GUEST_MAC (the one libvirt took
+    for the guest), or None."""
+    pf = host.sh("l1_pf").out.strip()
+    for m in re.finditer(r"vf (\d+)\s+link/ether (\S+)", host.sh(f"ip link show {pf}").out):
+        if m[2].lower() == GUEST_MAC:
+            return int(m[1])
+    return None
 
 
 def prepare(host: L1) -> None:

@@ -20,6 +20,12 @@ devices` on both hosts shows the VF's last migration.
 Then `virsh domjobabort` during pre-copy, and the destination's QEMU
 killed during pre-copy: each migration fails, and the guest runs on at the
 source with its VF, answering the peer, without a reset.
+
+Last, the same round trip with the VF from a libvirt hostdev network on
+each host (`<forward mode='hostdev'>` over the PF with `<driver
+model='compsc_vfio'/>`, as `compsc-domxml --pool-xml` writes it): plain
+`virsh migrate`, no --xml; libvirt takes a free VF of the destination's
+pool, gives it the guest's MAC, and gives the source's VF its own MAC back.
 """
 import re
 import threading
@@ -29,8 +35,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from libvirt_nested import (NAME, domxml, libvirt_hosts, prepare, ready_destination, start,
-                            state, virsh_migrate)
+from libvirt_nested import (NAME, POOL, define_pool, domxml, guest_vf, libvirt_hosts, prepare,
+                            ready_destination, start, state, virsh_migrate)
 from nested import L1, answers, check_migrated
 from shadow_nested import Streams
 
@@ -138,3 +144,43 @@ def test_virsh_migrate_fails(hosts, peer, how):
     after = a.l2_stat_now(NAME)
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert after["compsc_state_lost"] == before["compsc_state_lost"], (before, after)
+
+
+def _pool_move(src: L1, dst: L1, restores0: int):
+    """The guest from @src to a VF libvirt takes from @dst's pool: the
+    guest's stats after its restore there, and that VF's index."""
+    ready_destination(dst)
+    t0 = time.time()
+    r = virsh_migrate(src, dst)
+    took = time.time() - t0
+    assert r.rc == 0, f"virsh migrate host{src.host} -> host{dst.host}:\n{r.out}\n{r.err}"
+    assert state(dst) == "running" and state(src) == "absent", (state(src), state(dst))
+    vf = guest_vf(dst)
+    assert vf is not None, dst.sh("ip link show $(l1_pf)").out
+    assert guest_vf(src) is None, "the source's VF kept the guest's MAC"
+    after = dst.wait_l2_restores(NAME, restores0 + 1)
+    print(f"nested: virsh migrate host{src.host} -> host{dst.host}, pool VF{vf}: {took:.1f} s")
+    return after, vf
+
+
+def test_virsh_migrate_pool(hosts, peer):
+    a, b = hosts
+    for h in (a, b):
+        h.sh(f"l1_virsh destroy {NAME}; l1_virsh undefine {NAME}; true")
+        define_pool(h)
+    ready_destination(a)
+    start(a, domxml(network=POOL))
+    assert guest_vf(a) is not None, a.sh("ip link show $(l1_pf)").out
+    assert answers(peer) >= 3, a.l2_log(NAME)[-3000:]
+    before = a.l2_stat_now(NAME)
+    r0 = int(before["compsc_restores"])
+    there, vf_b = _pool_move(a, b, r0)
+    assert answers(peer) >= 3, b.l2_log(NAME)[-3000:]
+    back, vf_a = _pool_move(b, a, r0 + 1)
+    assert answers(peer) >= 3, a.l2_log(NAME)[-3000:]
+    check_migrated((b, (b.vf0, b.vf1)[vf_b]), (a, (a.vf0, a.vf1)[vf_a]))
+    for stats in (there, back):
+        assert int(stats["compsc_host_restores"]) == int(stats["compsc_restores"]), stats
+        assert stats["compsc_state_lost"] == "0", stats
+    now = a.l2_stat_now(NAME)
+    assert now["compsc_resets"] == before["compsc_resets"], (before, now)
