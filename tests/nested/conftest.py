@@ -162,6 +162,9 @@ def peer(request, l1_pool):
     if _shared(request):
         yield l1_pool.get_peer()
         return
+    # the module boots L1s of its own: the worker's shared one gives its
+    # slot back first (nested.L1_SLOTS)
+    l1_pool.close()
     with Peer() as p:
         yield p
 

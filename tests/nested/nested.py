@@ -10,6 +10,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import warnings
@@ -302,11 +303,75 @@ class L2Silent(AssertionError):
     otherwise."""
 
 
+# At most this many L1 VMs run at once on this machine, whatever the
+# workers and checkouts: an L1 keeps most of a core busy under TCG while it
+# boots, starts L2s or migrates, and with more L1s than cores + 1 the L2s
+# inside them went without CPU for seconds (transmit watchdogs fired,
+# guests fell silent: a nested run with five L1s on 2 cores, two of them
+# two-host files). COMPSC_L1_SLOTS overrides it.
+L1_SLOTS = int(os.environ.get("COMPSC_L1_SLOTS", (os.cpu_count() or 1) + 1))
+L1_SLOT_DIR = Path("/run/compsc-l1-slots")
+
+
+class L1Slots:
+    """@k of the machine's L1_SLOTS (flock()ed files in L1_SLOT_DIR), held
+    until release() or the process ends. All @k are taken under one gate
+    lock, so that two who wait for two never hold one each."""
+
+    def __init__(self, k: int = 0, what: str = "an L1"):
+        self._fds = []
+        k = min(k, L1_SLOTS)
+        if not k:
+            return
+        L1_SLOT_DIR.mkdir(parents=True, exist_ok=True)
+        t0 = time.monotonic()
+        with open(L1_SLOT_DIR / "gate", "w") as gate:
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            while not self._try(k):
+                if t0 is not None and time.monotonic() - t0 > 10:
+                    print(f"nested: {what} waits for {k} of {L1_SLOTS} L1 slots "
+                          "(COMPSC_L1_SLOTS)", file=sys.stderr)
+                    t0 = None
+                time.sleep(1)
+
+    def _try(self, k: int) -> bool:
+        for i in range(L1_SLOTS):
+            if len(self._fds) == k:
+                break
+            fd = os.open(L1_SLOT_DIR / f"slot{i}", os.O_CREAT | os.O_RDWR, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._fds.append(fd)
+            except BlockingIOError:
+                os.close(fd)
+        return len(self._fds) == k
+
+    def take(self, k: int) -> "L1Slots":
+        """@k of these, handed to a new holder (one L1 of a pair)."""
+        part = L1Slots()
+        part._fds, self._fds = self._fds[:k], self._fds[k:]
+        return part
+
+    def release(self) -> None:
+        fds, self._fds = self._fds, []
+        for fd in fds:
+            os.close(fd)
+
+
 class L1(VM):
     """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
 
     def __init__(self, peer, name="l1", mem=1536, smp=None, uplink=False, host=None,
-                 rootfs=None, **kw):
+                 rootfs=None, slots: L1Slots = None, **kw):
+        # before the boot: the slot this L1 runs in (L1_SLOTS)
+        self.slots = slots or L1Slots(1, name)
+        try:
+            self._init(peer, name, mem, smp, uplink, host, rootfs, **kw)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def _init(self, peer, name, mem, smp, uplink, host, rootfs, **kw):
         bench = Bench()
         self._uplink = uplink
         self.host = host                # its index in a two-host test, or None
@@ -675,6 +740,7 @@ class L1(VM):
         try:
             super().close(check)
         finally:
+            self.slots.release()
             if probs:
                 raise KernelProblem(f"L2 kernel reports under {self.name}:\n\n"
                                     + "\n\n...\n\n".join(probs))
@@ -944,14 +1010,16 @@ def two_hosts(peer, name: str = "host", ready=None, **kw):
     set up and then handed to @ready (more setup) one after the other;
     both closed when the block ends."""
     made = []
+    pair = L1Slots(2, f"{name}0 and {name}1")
     try:
         for i in (0, 1):
-            made.append(L1(peer, name=f"{name}{i}", host=i, **kw))
+            made.append(L1(peer, name=f"{name}{i}", host=i, slots=pair.take(1), **kw))
             made[-1].setup()
             if ready:
                 ready(made[-1])
         yield made
     finally:
+        pair.release()          # what no L1 took (a boot failed)
         for h in made:
             h.close(check=h.bench.debug)
 
