@@ -7,7 +7,8 @@
 #     compsc-tools (DKMS builds igb, compsc, compsc_vfio and the VFIO core
 #     into /lib/modules/KREL/updates/dkms, which the L1 loads);
 #   - libvirt 11.3 and QEMU 10 from bookworm-backports (libvirt-daemon,
-#     libvirt-daemon-driver-qemu, libvirt-clients, qemu-system-x86).
+#     libvirt-daemon-driver-qemu, libvirt-daemon-driver-network for the
+#     hostdev network of VFs, libvirt-clients, qemu-system-x86).
 # L1 mounts it read-only over 9p under a tmpfs overlay (l1lib.sh l1_root)
 # and runs libvirtd chrooted into it (l1_libvirt).
 #
@@ -48,7 +49,7 @@ log=$OUT.log
 	in_root apt-get -q update
 	in_root sh -c "$APT install /tmp/debs/*.deb"
 	in_root $APT install -t bookworm-backports libvirt-daemon libvirt-daemon-driver-qemu \
-		libvirt-clients qemu-system-x86
+		libvirt-daemon-driver-network libvirt-clients qemu-system-x86
 } > "$log" 2>&1 || { tail -40 "$log" >&2; echo "l1root: apt failed (log: $log)" >&2; exit 1; }
 for m in compsc compsc_vfio igb vfio; do
 	[ -e "$OUT/lib/modules/$KREL/updates/dkms/$m.ko.xz" ] ||
