@@ -30,12 +30,12 @@ NESTED_TIMEOUT ?= 1500
 # worker has its own peer namespace and L1, handed from file to file where
 # a file leaves it as it found it: tests/nested/conftest.py L1Pool). A
 # test keeps about one core busy while L1s boot and migrate, and leaves it
-# idle while it waits on a guest: on 2 cores, three files at a time keep
-# both busy (docs/results.md). However many workers, at most cores + 1 L1s
-# run at once on the machine (a two-host file's pair counts two; nested.py
-# L1_SLOTS, COMPSC_L1_SLOTS). NESTED_JOBS=1: one at a time, in this
-# process (-s then shows the tests' prints).
-NESTED_JOBS ?= 3
+# idle while it waits on a guest. However many workers, at most one L1 a
+# core runs at once on the machine (a two-host file's pair counts two;
+# nested.py L1_SLOTS, COMPSC_L1_SLOTS): more starved the L2s inside them
+# (docs/results.md). NESTED_JOBS=1: one at a time, in this process (-s
+# then shows the tests' prints).
+NESTED_JOBS ?= 2
 NESTED_PY      := $(call py_with,xdist)
 NESTED_TIMEOUT_OPT := $(shell $(NESTED_PY) -c 'import pytest_timeout' 2>/dev/null && \
 		      echo --timeout=$(NESTED_TIMEOUT))
