@@ -621,14 +621,14 @@ class L1(VM):
                 self._unthrottle(quiet=True)
                 self.vfio_fault("fault_size", 0)
 
-    def wait_taken(self, mark: int, src: int = SRC_PORT) -> str:
+    def wait_taken(self, mark: int, src: int = SRC_PORT, count: int = 1) -> str:
         """Inside hold_open(): L1's kernel log after @mark once the device
-        is taken on the size query, and from then on the pre-copy of the
-        QEMU on @src capped at HOLD_BANDWIDTH until release_hold() or the
-        end of the block. Capped, QEMU seldom queries the stop-copy size
-        again: a test that needs it to learn of a voided device soon does
-        not call this."""
-        log = self.wait_dmesg(mark, r"device taken on the size query")
+        has been taken on the size query @count times, and from then on the
+        pre-copy of the QEMU on @src capped at HOLD_BANDWIDTH until
+        release_hold() or the end of the block. Capped, QEMU seldom
+        queries the stop-copy size again under ALL_DIRTY: a test that needs
+        it to learn of a voided device soon does not call this."""
+        log = self.wait_dmesg(mark, r"device taken on the size query", count)
         old = self.qmp(src, "query-migrate-parameters")["max-bandwidth"]
         self.qmp(src, "migrate-set-parameters", **{"max-bandwidth": HOLD_BANDWIDTH})
         self._throttled = (src, old)
