@@ -127,7 +127,7 @@ class Mode:
     def start(self) -> None:
         self.l2_start("src", SRC_PORT, self.src_dev, incoming=False)
         self.l2_start("dst", DST_PORT, self.dst_dev, incoming=True)
-        boot = self.l1.wait_l2_up("src")
+        boot = self.l1.src.wait_up()
         # Each mode's L2 answers on L2_IP with a MAC of its own (a VF's, or
         # virtio-net's): the peer's ARP entry from the mode before would
         # send this one's pings to the old MAC until it expires (~30 s).
@@ -178,7 +178,7 @@ class Mode:
         keys = ("compsc_restore_us", "compsc_resume_us", "compsc_first_rx_us",
                 "compsc_first_xmit_us")
         try:
-            stats = self.l1.wait_l2_stat(name, keys[-1], timeout=60, pred=lambda s:
+            stats = self.l1.l2(name).wait_stat(keys[-1], timeout=60, pred=lambda s:
                                          int(s.get("compsc_restores", -1)) > restores)
         except Exception:  # noqa: BLE001 - a missing line is reported as such
             return {}
@@ -187,7 +187,7 @@ class Mode:
                 for k in keys if k in s}
 
     def restores(self, name: str) -> int:
-        vals = [int(s["compsc_restores"]) for s in self.l1.l2_stats(name)
+        vals = [int(s["compsc_restores"]) for s in self.l1.l2(name).stats()
                 if "compsc_restores" in s]
         return max(vals, default=0)
 
@@ -436,7 +436,7 @@ class DpdkL2:
         if getattr(self, "_user", None) is None or not self._user.maps:
             # kept: an incoming L2's console never has the lines (no boot)
             testpmd = Path(os.environ.get("COMPSC_BUILD", "build")) / "dpdk/build/app/dpdk-testpmd"
-            self._user = UserSymbols(self.l1.l2_log("src") + self.l1.l2_log("dst"),
+            self._user = UserSymbols(self.l1.src.log() + self.l1.dst.log(),
                                      {"/usr/bin/dpdk-testpmd": str(testpmd)})
         return self._user
 
@@ -553,18 +553,18 @@ class DpdkBonding(DpdkL2, Mode):
                    "l1_vf_trust 0 on; l1_vf_trust 1 off")
         self.l2_start("src", SRC_PORT, self.src_dev, incoming=False)
         self.l2_start("dst", DST_PORT, self.dst_dev, incoming=True)
-        boot = self.l1.wait_l2_up("src")
+        boot = self.l1.src.wait_up()
         launch = TestPmd.launch([self.BDF, self.VIRTIO_BDF], interactive=True,
                                 eal=self.method.vdev(self.VIRTIO_BDF),
                                 app=f"--portlist={self.method.bond}")
-        self.l1.l2_run("src", f"{launch} i=0; until grep -q 'Start automatic packet "
+        self.l1.src.run(f"{launch} i=0; until grep -q 'Start automatic packet "
                        f"forwarding' {TESTPMD_LOG}; do i=$((i + 1)); [ $i -lt 600 ] || "
                        f"{{ tail -c 2000 {TESTPMD_LOG}; exit 1; }}; sleep 0.2; done",
                        timeout=180)
         self.peer.run(["ip", "neigh", "flush", "to", L2_IP], check=False)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError(f"{self.name}: the bond not reachable before migrating; "
-                               f"testpmd: {self.l1.l2_run('src', f'tail -c 2000 {TESTPMD_LOG}')}")
+                               f"testpmd: {self.l1.l2('src').run(f'tail -c 2000 {TESTPMD_LOG}')}")
         print(f"{self.log}: {self.name}: L2 up after {boot:.0f} s", flush=True)
 
     def run(self) -> dict:
@@ -583,7 +583,7 @@ class DpdkBonding(DpdkL2, Mode):
     def bond_steps(self, name: str, steps: list) -> dict:
         """@steps (BondMethod's) in the L2 @name, one guest command: each
         step's guest uptime (s) by its number."""
-        out = self.l1.l2_run(name, BondMethod.script(steps), timeout=120)
+        out = self.l1.l2(name).run(BondMethod.script(steps), timeout=120)
         return {int(m[1]): float(m[2]) for m in re.finditer(r"bond: (\d+) ([\d.]+)", out)}
 
     def migrate(self, src: int, dst: int) -> dict:
@@ -624,7 +624,7 @@ class DpdkBonding(DpdkL2, Mode):
                  f"{mark.format('bound')}; ")
         t0 = time.time()
         steps = self.method.replug()
-        out = self.l1.l2_run(name, found + BondMethod.script(steps + [self.method.config()])
+        out = self.l1.l2(name).run(found + BondMethod.script(steps + [self.method.config()])
                              + f" && grep -F '{BondMethod.CONFIG_DONE}' {TESTPMD_LOG} | tail -1",
                              timeout=300)
         up = {m[1]: float(m[2]) for m in re.finditer(r"bond: (\w+) ([\d.]+)", out)}
@@ -640,7 +640,7 @@ class DpdkBonding(DpdkL2, Mode):
                         (("vf_found", "found"), ("vf_bound", "bound"),
                          ("vf_attached", "0"), ("vf_added", "1"), (end, primary)) if g in up})
         if not self.vf_primary:     # what testpmd said to the replug
-            self.replug_log = self.l1.l2_run(name, f"tail -c 3000 {TESTPMD_LOG}")
+            self.replug_log = self.l1.l2(name).run(f"tail -c 3000 {TESTPMD_LOG}")
         self.replug_s = {k: round(v - up["sent"], 2) for k, v in up.items()}
 
     def once(self, src: int, dst: int) -> dict:

@@ -82,7 +82,7 @@ def probe_timeline(l1: L1, name: str, since: float) -> dict:
     later step (PROBE_STEPS), from the L2's kernel log after guest uptime
     @since; {} if the log has no such lines."""
     try:
-        log = l1.l2_run(name, "dmesg", timeout=90)
+        log = l1.l2(name).run("dmesg", timeout=90)
     except Exception as e:  # noqa: BLE001 - a missing timeline is reported as such
         return {"error": str(e)[:200]}
     times: dict = {}
@@ -132,7 +132,7 @@ def stop_watch(proc) -> list:
 
 
 def guest_uptime(l1: L1, name: str) -> float:
-    return float(l1.l2_run(name, "cut -d' ' -f1 /proc/uptime").split()[-1])
+    return float(l1.l2(name).run("cut -d' ' -f1 /proc/uptime").split()[-1])
 
 
 class TcpLoad:
@@ -310,10 +310,10 @@ class Failover(TcpLoad, Mode):
         self.l1.sh(f"l1_vf_mac 0 {VM_MAC}; l1_vf_mac 1 {away_mac(1)}")
         self.l2_failover(SRC_PORT, incoming=False)
         self.l2_failover(DST_PORT, incoming=True)
-        self.l1.wait_l2_up("src")
+        self.l1.src.wait_up()
         # net_failover has both: the standby and the VF QEMU plugged once
         # the guest took the standby feature
-        self.l1.wait_l2_stat("src", "lowers", timeout=300,
+        self.l1.src.wait_stat("lowers", timeout=300,
                              pred=lambda s: len(s["lowers"].strip(",").split(",")) >= 2)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError("failover: L2 not reachable before migrating")

@@ -125,7 +125,7 @@ def start(host: L1, xml: str) -> None:
     prepare(host)
     host.sh(f"cat > /sysroot/tmp/{NAME}.xml <<'EOF'\n{xml}\nEOF\n"
             f"l1_virsh define /tmp/{NAME}.xml && l1_virsh start {NAME}")
-    host.wait_l2_up(NAME)
+    host.l2(NAME).wait_up()
 
 
 def state(host: L1) -> str:

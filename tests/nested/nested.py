@@ -7,20 +7,21 @@ import fcntl
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-import warnings
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 
 from compsc_harness import qmp
 from compsc_harness.pf import vlan_arp
 from compsc_harness.qmp import QMPFailed  # noqa: F401  (the tests import it from here)
-from compsc_harness.vm import VM, Bench, vf_ip, BenchError, KernelProblem, kernel_problems
+from compsc_harness.vm import VM, Bench, BenchError, KernelProblem, kernel_problems
+from l2guest import DST_PORT, L2, L2_IP, MIG_PORT, SRC_PORT
 
 HERE = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get("COMPSC_NESTED_CACHE",
@@ -37,10 +38,6 @@ L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p
               "virt/lib/irqbypass",
               "drivers/vfio/vfio_iommu_type1", "drivers/vfio/pci/vfio-pci-core",
               "drivers/vfio/pci/vfio-pci"]
-# The L2 QEMUs' QMP servers (source, destination) listen on these ports on
-# L1's management NIC, and L1's user netdev forwards the same ports from
-# 127.0.0.1 in the peer's namespace, where Peer.connect() reaches them.
-SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
 MGMT_IP = "10.0.2.15"     # L1's management NIC (l1lib.sh l1_mgmt)
 MGMT_MAC = "52:54:00:77:0f:01"
 # L1's uplink (L1(uplink=True)): a second port to the peer's bridge, for
@@ -58,7 +55,6 @@ VLVF_FILL = range(2000, 2040)
 LINK_MAC = "52:54:00:77:0f:03"
 LINK_UDP_PORT = 7100
 HOST_FWD_STRIDE = 100
-L2_IP = vf_ip(0)
 # What the L2s run on (mk/nested.mk NESTED_ACCEL): "kvm", KVM inside L1
 # (kvm-amd over the AMD SVM with nested paging that L1's TCG CPU
 # emulates), so an L2 runs at L1's speed; or "tcg", TCG inside TCG, about
@@ -289,20 +285,6 @@ DEBUG_SLOW = 2.5
 TAKE_TIMEOUT_MS = 5000
 
 
-def early_boot_panic(console: str) -> bool:
-    """The L2 kernel panicked on its boot CPU before init ran (see
-    L1._reboot_l2): a panic whose trace reaches start_kernel."""
-    panic = console.find("Kernel panic")
-    return panic >= 0 and "start_kernel+" in console[:panic] and "l2: " not in console
-
-
-class L2Silent(AssertionError):
-    """An L2 printed no awaited line in time: a guest command or status
-    line that did not come (tests/nested/README.md, "A guest that falls
-    silent"). Still an AssertionError: a test fails on it unless it says
-    otherwise."""
-
-
 # At most this many L1 VMs run at once on this machine, whatever the
 # workers and checkouts: one a core. An L1 keeps most of a core busy under
 # TCG while it boots, starts L2s or migrates, and with more L1s than cores
@@ -383,10 +365,8 @@ class L1(VM):
         self._throttled = None          # (QEMU port, its max-bandwidth) while wait_taken() caps it
         self._share = share_dir(bench)
         smp = smp or int(os.environ.get("COMPSC_L1_SMP", "1"))
-        self.l2stat_unfinished = 0      # see l2_stats()
-        self._l2_args = {}              # name: l2_start's arguments, for a reboot
-        self._l2_rebooted = set()       # names booted again since their l2_start
-        self.boot_panics = []           # see _reboot_l2()
+        self._l2s = {}                  # name: its L2 (l2())
+        self.boot_panics = []           # see L2._reboot()
         # every L2 command line and helper sees it (l1lib.sh l2_start)
         self._env = f"export L2ACCEL={L2_ACCEL}; "
         self._env += f"export L2MEM={L2_DEBUG_MEM}; " if bench.debug else ""
@@ -488,10 +468,8 @@ class L1(VM):
         self.sh("; ".join(f"l1_vf_mac {i} {mac}; l1_vf_trust {i} off"
                           for i, mac in enumerate(self.vf_macs)) +
                 "; dmesg -c >/dev/null; rm -rf /run/l2logs /run/l2panics")
-        self._l2_args.clear()
-        self._l2_rebooted.clear()
+        self._l2s.clear()
         self.boot_panics.clear()
-        self.l2stat_unfinished = 0
 
     def fingerprint(self) -> str:
         """What tidy() does not put back and the next module must find as
@@ -538,59 +516,95 @@ class L1(VM):
                     f"! grep -q '^State:.*Z' /proc/$p/status 2>/dev/null && [ $i -lt 300 ]; "
                     f"do sleep 0.2; i=$((i + 1)); done; rm -f /run/{n}.pid; true", timeout=90)
 
+    def l2(self, name: str) -> L2:
+        """The L2 called @name: one object per name, made on first use
+        (its VF and port set by l2_start)."""
+        if name not in self._l2s:
+            self._l2s[name] = L2(self, name)
+        return self._l2s[name]
+
+    @property
+    def src(self) -> L2:
+        """The L2 "src": a migration's usual source, on VF0 (SRC_PORT)."""
+        return self._pair_l2("src", self.vf0, SRC_PORT)
+
+    @property
+    def dst(self) -> L2:
+        """The L2 "dst": a migration's usual destination, on VF1 (DST_PORT)."""
+        return self._pair_l2("dst", self.vf1, DST_PORT)
+
+    def _pair_l2(self, name: str, vf: str, port: int) -> L2:
+        l2 = self.l2(name)
+        if l2.port is None:
+            l2.vf, l2.port = vf, port
+        return l2
+
     def l2_start(self, name: str, vf: str, port: int, extra: str = "",
-                 env: str = "") -> None:
-        """The L2 @name on @vf (l1lib.sh l2_start); @extra: more QEMU
-        arguments; @env: l2_start's variables (L2MEM=, L2APPEND=...)."""
-        self._l2_args[name] = (vf, port, extra, env)
-        self._l2_rebooted.discard(name)
-        self.sh(f"{env} l2_start {name} {vf} {L2_IP} {port} {extra}")
+                 env: str = "") -> L2:
+        """Start the L2 @name on @vf with QMP on @port (L2.start())."""
+        return self.l2(name).start(extra, env, vf=vf, port=port)
 
-    def l2_log(self, name: str) -> str:
-        return self.sh(f"cat /run/{name}.log", check=False).out
-
-    def l2_cmd(self, name: str, cid: str, cmd: str) -> None:
-        """Run @cmd in the L2 @name (the QEMU it runs in now) without
-        waiting; its console says "l2ctl: @cid start" and, once done,
-        "l2ctl: @cid rc=RC" (wait_l2_line)."""
-        self.sh(f"l2_cmd {name} {cid} {shlex.quote(cmd)}", timeout=30)
-
-    def l2_run(self, name: str, cmd: str, timeout: float = 120) -> str:
-        """Run @cmd in the L2 @name and wait for it: what it printed on the
-        console, without l2-init's own lines (the status loop and other
-        commands share it; the L2 kernel's messages may still be among
-        it); BenchError naming @cmd if it exits non-zero."""
-        cid = f"run{time.monotonic_ns()}"
-        mark = len(self.l2_log(name))
-        self.l2_cmd(name, cid, cmd)
-        m = self.wait_l2_line(name, rf"l2ctl: {cid} rc=(\d+)", timeout=timeout)
-        log = self.l2_log(name)[mark:]
-        out = log[log.find(f"l2ctl: {cid} start"):log.find(f"l2ctl: {cid} rc=")]
-        out = "".join(line for line in out.splitlines(keepends=True)[1:]
-                      if "l2stat " not in line and "l2ctl: " not in line)
-        if m[1] != "0":
-            raise BenchError(f"in L2 {name}: {cmd!r} failed (rc={m[1]}):\n{out[-2000:]}")
-        return out
-
-    def wait_l2_line(self, name: str, pattern: str, timeout: float = 120) -> re.Match:
-        """The first match of @pattern in the console of the L2 @name,
-        once there; L2Silent after @timeout s (times self.slow)."""
-        t0, timeout = time.monotonic(), timeout * self.slow
-        while time.monotonic() - t0 < timeout:
-            m = re.search(pattern, self.l2_log(name))
-            if m:
-                return m
-            time.sleep(1)
-        raise L2Silent(f"{pattern!r} not in {name}'s console in {timeout} s:\n"
-                       f"{self.l2_log(name)[-2000:]}")
-
-    def l2_pair(self, peer) -> None:
+    def l2_pair(self, peer, src_extra: str = "", dst_extra: str = "", env: str = "") -> dict:
         """The L2 "src" on VF0, answering the peer, and "dst" on VF1 waiting
-        for its migration: where most migration tests start."""
-        self.l2_start("src", self.vf0, SRC_PORT)
-        self.l2_start("dst", self.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-        self.wait_l2_up("src")
+        for its migration: where most migration tests start. @src_extra,
+        @dst_extra: more QEMU arguments for each; @env: l2_start's
+        variables for both. Returns the source's l2stat line (l2_stat_now)."""
+        self.l2_start("src", self.vf0, SRC_PORT, src_extra, env)
+        self.l2_start("dst", self.vf1, DST_PORT,
+                      f"-incoming tcp:127.0.0.1:{MIG_PORT} {dst_extra}".rstrip(), env)
+        self.src.wait_up()
         assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
+        self.dst.wait_incoming()
+        return self.src.stat_now()
+
+    def run_case(self, peer, case: "Case") -> "Outcome":
+        """@case from the start of its L2 pair to the checks its end
+        calls for (Case)."""
+        if case.src_up:
+            self.dst.start_incoming(case.dst_extra, case.env)
+            before = self.src.stat_now()
+        else:
+            before = self.l2_pair(peer, case.src_extra, case.dst_extra, case.env)
+        hooked = case.start_hook(self) if case.start_hook else None
+        mark = len(self.sh("dmesg").out)
+        self.migrate_start(params=ALL_DIRTY if case.params is None else case.params)
+        if case.during:
+            case.during(self)
+        res = self.migrate_wait(timeout=case.timeout)
+        log = self.sh("dmesg").out[mark:]
+        if case.expect == "completed":
+            assert res["status"] == "completed", (res, log[-3000:])
+            after = self.arrived(peer, before)
+        else:
+            ended = cancelled(res) if case.expect == "cancelled" else res["status"] == "failed"
+            assert ended, (case.expect, res, log[-3000:])
+            after = self.kept_device(peer, before)
+        return Outcome(res, log, before, after, hooked)
+
+    def arrived(self, peer, before: dict, guest: L2 = None, left_vf: int = 0) -> dict:
+        """After a completed migration from VF @left_vf (its MAC now its
+        own) into the L2 @guest ("dst"): the guest carried its state (one
+        restore more than @before, the source's l2stat line, and no reset)
+        and answers the peer. Returns @guest's first line with that restore."""
+        guest = guest or self.dst
+        self.vf_own_mac(left_vf)
+        after = guest.wait_restores(restores(before) + 1)
+        assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+        assert answers(peer) >= 3, guest.log()[-3000:]
+        return after
+
+    def kept_device(self, peer, before: dict, guest: L2 = None) -> dict:
+        """After a migration that did not complete: the L2 @guest ("src")
+        runs on with its device untouched (no restore and no reset since
+        @before) and answers the peer. Returns its next l2stat line."""
+        guest = guest or self.src
+        assert guest.status() == "running"
+        mark = len(guest.stats())
+        assert peer.ping(L2_IP, count=10, interval=0.5).received >= 5
+        after = guest.stat_since(mark)
+        assert after["compsc_resets"] == before["compsc_resets"], (before, after)
+        assert after["compsc_restores"] == before["compsc_restores"], (before, after)
+        return after
 
     @contextlib.contextmanager
     def vfio_param(self, name: str, value):
@@ -688,7 +702,7 @@ class L1(VM):
         each timed-out take too, and the stack's transmit watchdog would
         reset the VF)."""
         # a glob for the L2's one VF: the shell expands none in a redirection
-        out = self.l2_run(name, f"{MOUNT_DEBUGFS}; "
+        out = self.l2(name).run(f"{MOUNT_DEBUGFS}; "
                           f"for f in /sys/kernel/debug/igbvf/*/compsc_stall_ms; do echo {ms} > $f; done; "
                           "IF=$(ls /sys/class/net | grep -v '^lo$' | head -1); "
                           "while ! dmesg | grep -q 'test hook: inside the read side for'; "
@@ -714,23 +728,6 @@ class L1(VM):
         names = self.sh("ls /run/*.log /run/l2logs/*.log 2>/dev/null; true").out.split()
         return {n: self.sh(f"cat {n}", check=False).out for n in names}
 
-    def l2_kmemleak(self, name: str, timeout: float = 360) -> str:
-        """A kmemleak scan in the running L2 @name (debug L2 kernel): its
-        report, "" when clean. Printed on the L2's console, where the
-        console scan counts it too."""
-        cid = f"kml{time.monotonic_ns()}"
-        mark = len(self.l2_log(name))
-        self.l2_cmd(name, cid, "mountpoint -q /sys/kernel/debug || "
-                    "mount -t debugfs none /sys/kernel/debug; k=/sys/kernel/debug/kmemleak; "
-                    "[ -e $k ] && echo scan > $k && sleep 1 && echo scan > $k && cat $k")
-        m = self.wait_l2_line(name, rf"l2ctl: {cid} rc=(\d+)", timeout=timeout)
-        log = self.l2_log(name)[mark:]
-        if m[1] != "0":
-            raise BenchError(f"kmemleak scan in L2 {name} failed (rc={m[1]}):\n{log[-2000:]}")
-        start = log.find(f"l2ctl: {cid} start")
-        return "".join(line for line in log[start:].splitlines(keepends=True)[1:]
-                       if "l2ctl: " + cid not in line)
-
     def close(self, check: bool = True) -> None:
         """As VM.close(); on the debug kernels, with @check, also fail on a
         report in any L2 console this L1 has had (the tests scan L1's own)."""
@@ -749,127 +746,11 @@ class L1(VM):
     def assert_kernels_clean(self, *l2s: str) -> None:
         """No Oops/WARNING/... in the consoles of the L2s @l2s nor in L1."""
         for n in l2s:
-            probs = kernel_problems(self.l2_log(n))
+            probs = kernel_problems(self.l2(n).log())
             assert not probs, f"L2 {n}:\n" + "\n...\n".join(probs)
         probs = kernel_problems(self.sh("dmesg").out)
         assert not probs, "L1:\n" + "\n...\n".join(probs)
         self.check_kernel_log()
-
-    def l2_stats(self, name: str) -> list:
-        """Every l2stat line so far that arrived whole, as L2Stat dicts.
-
-        The console is read while QEMU still writes it, so its last line
-        may be unfinished, and the L2 kernel's messages can cut into a
-        line; l2-init ends each line in its length to tell (a cut line
-        once made test_migrate_state_carried fail with a KeyError).
-        Counted in self.l2stat_unfinished (the last line) and
-        l2stat_cut() (lines before it)."""
-        out = []
-        lines = self.l2_log(name).splitlines()
-        for i, line in enumerate(lines):
-            stat = L2Stat.parse(line)
-            if stat is not None:
-                out.append(stat)
-            elif "l2stat " in line and i == len(lines) - 1:
-                self.l2stat_unfinished += 1
-        return out
-
-    def l2stat_cut(self, name: str) -> list:
-        """The l2stat lines of @name's console, but for its last, that
-        did not arrive whole (the kernel's messages cut into them)."""
-        return [line for line in self.l2_log(name).splitlines()[:-1]
-                if "l2stat " in line and L2Stat.parse(line) is None]
-
-    def wait_l2_up(self, name: str, timeout: float = 400) -> float:
-        """Seconds until the L2 @name said it is up; BenchError after
-        @timeout s (times self.slow)."""
-        t0, timeout = time.monotonic(), timeout * self.slow
-        while time.monotonic() - t0 < timeout:
-            log = self.l2_log(name)
-            if "l2: up" in log:
-                return time.monotonic() - t0
-            if early_boot_panic(log):
-                self._reboot_l2(name, log)
-            # an L2 on KVM is up in a few seconds: a coarser poll would
-            # add its own wait to every test
-            time.sleep(1)
-        raise BenchError(f"L2 {name} did not come up:\n{self.l2_log(name)[-3000:]}\n"
-                         f"{self.sh(f'cat /run/{name}.qemu', check=False).out}")
-
-    def wait_l2_up_again(self, name: str, mark: int, timeout: float = 400) -> None:
-        """Until the L2 @name, reset in place when its console was @mark
-        characters long, says it is up again; BenchError after @timeout s
-        (times self.slow)."""
-        t0, timeout = time.monotonic(), timeout * self.slow
-        while "l2: up" not in self.l2_log(name)[mark:]:
-            if time.monotonic() - t0 >= timeout:
-                raise BenchError(f"L2 {name} did not come up again:\n"
-                                 f"{self.l2_log(name)[-3000:]}")
-            time.sleep(3)
-
-    def _reboot_l2(self, name: str, log: str) -> None:
-        """Start the L2 @name again after its kernel panicked in
-        start_kernel(), once per l2_start(); BenchError the second time.
-
-        Debian's kernel takes interrupts in setup_IO_APIC(); a legacy one
-        that arrives in mp_irqdomain_alloc() between the pin's irq getting
-        the IO-APIC's chip and that chip's data finds NULL chip_data in
-        io_apic_modify_irq() (seen once, on 2026-11-27, under TCG).
-        No CompSC code has run by then (igbvf is a module l2-init loads)
-        and the test has not begun, so a second boot is not a retry of
-        anything under test. The console is kept out of /run/l2logs, where
-        the debug run's final scan would fail the test on it."""
-        trace = "\n".join(line for line in log.splitlines()
-                          if re.search(r"BUG:|RIP:|Kernel panic", line))
-        if name in self._l2_rebooted:
-            raise BenchError(f"L2 {name}'s kernel panicked in early boot again "
-                             f"(the first: {self.boot_panics[-1]!r}):\n{log[-3000:]}")
-        self.boot_panics.append(trace)
-        self._l2_rebooted.add(name)
-        warnings.warn(f"L2 {name}: the kernel panicked in start_kernel(), "
-                      f"before any CompSC code; booted once more:\n{trace}")
-        self.l2_stop(name)
-        self.sh(f"mkdir -p /run/l2panics; mv /run/{name}.log /run/l2panics/{name}.$(date +%s%N).log")
-        vf, port, extra, env = self._l2_args[name]
-        self.sh(f"{env} l2_start {name} {vf} {L2_IP} {port} {extra}")
-
-    def wait_l2_stat(self, name: str, key: str = "", timeout: float = 120,
-                     pred=None, after: int = 0) -> list:
-        """The l2stat lines of @name once one past the first @after carries
-        @key (and satisfies @pred, given the line's dict).
-
-        The loop in l2-init is slow right after a migration (a fresh QEMU
-        under TCG inside TCG translates the guest anew: 10-20 s to the
-        first line), and the first line on a destination may have been
-        read on the source. So wait for a line that proves what it shows,
-        never for a fixed time. @timeout is multiplied by self.slow."""
-        t0, timeout = time.monotonic(), timeout * self.slow
-        while time.monotonic() - t0 < timeout:
-            stats = self.l2_stats(name)
-            if any((not key or key in s) and (pred is None or pred(s))
-                   for s in stats[after:]):
-                return stats
-            time.sleep(2)
-        raise BenchError(f"no l2stat with {key or 'it'} from {name} in {timeout} s:\n"
-                         f"{self.l2_log(name)[-2000:]}")
-
-    def l2_stat_since(self, name: str, mark: int, timeout: float = 120) -> dict:
-        """An l2stat line of @name read after the caller's moment, given
-        @mark = len(l2_stats) at that moment. One line may be under way
-        then (being read, or echoed but still in the guest's tty buffer)
-        and the next may have begun before it reached the log: the third
-        new line began after the moment."""
-        return self.wait_l2_stat(name, timeout=timeout, after=mark + 2)[mark + 2]
-
-    def l2_stat_next(self, name: str, timeout: float = 120) -> dict:
-        """An l2stat line of @name read after now (l2_stat_since)."""
-        return self.l2_stat_since(name, len(self.l2_stats(name)), timeout=timeout)
-
-    def l2_stat_now(self, name: str) -> dict:
-        """@name's latest l2stat line with a CompSC restore count (once
-        there is one): the count before a migration."""
-        return [s for s in self.wait_l2_stat(name, "compsc_restores")
-                if "compsc_restores" in s][-1]
 
     def vfio_debugfs(self, bdf: str, name: str) -> dict:
         """compsc_vfio's debugfs file @name of the VF @bdf ("pf": what its
@@ -911,13 +792,6 @@ class L1(VM):
         would otherwise still switch the guest's frames to it), or a
         destination's VF before the guest arrives."""
         self.sh(f"l1_vf_mac {index} 02:00:00:00:00:9{index}")
-
-    def wait_l2_restores(self, name: str, n: int, timeout: float = 120) -> dict:
-        """@name's first l2stat line showing @n CompSC restores or more (the
-        first lines on a destination may have been read on the source)."""
-        stats = self.wait_l2_stat(name, "compsc_restores", timeout=timeout,
-                                  pred=lambda s: int(s["compsc_restores"]) >= n)
-        return next(s for s in stats if int(s.get("compsc_restores", -1)) >= n)
 
     def qmp(self, port: int, command: str, timeout: float = 30, **args):
         """@command with @args to the L2 QEMU whose QMP server is on @port:
@@ -1130,32 +1004,6 @@ def hotplug_migrate(l1: "L1", mac: str, old: dict, new: dict, src: int = SRC_POR
 
 
 
-class L2Stat(dict):
-    """One whole l2stat line of an L2's console (l2-init): "up" and its
-    counters. A key it lacks fails with the line instead of a KeyError
-    (ethtool -S in the L2 failed: its NIC was gone, say)."""
-    _RE = re.compile(r"(l2stat .*) len=(\d+)\s*$")
-
-    def __init__(self, line: str, kv: dict):
-        super().__init__(kv)
-        self.line = line
-
-    def __missing__(self, key):
-        raise AssertionError(f"the L2's l2stat line has no {key}: {self.line!r}")
-
-    @classmethod
-    def parse(cls, line: str):
-        """The L2Stat of a whole line; None for any other line, or one
-        cut or unfinished (its length is not what l2-init said)."""
-        m = cls._RE.match(line[max(line.find("l2stat "), 0):])
-        if not m or len(m[1]) != int(m[2]):
-            return None
-        words = m[1].split()[1:]
-        kv = dict(x.split("=", 1) for x in words if "=" in x)
-        kv.update(dict(x.split(":", 1) for x in words if ":" in x))
-        return cls(m[1], kv)
-
-
 # What a VF's reset runs inside (vfio-pci holds memory_lock for write
 # there): the reset ioctls and the PCI core's reset functions that call
 # the driver's reset_done.
@@ -1187,6 +1035,38 @@ def _probe_stacks(trace: str, probes: dict) -> list:
         elif line.lstrip().startswith("=> ") and out:
             out[-1][1].append(line.split("=> ", 1)[1].strip())
     return out
+
+
+@dataclass
+class Case:
+    """One migration of the L2 pair, described rather than written out
+    (as QEMU's migration tests describe theirs): how the pair starts, what
+    runs before and while it migrates, and how it must end. L1.run_case()
+    runs it and checks what every such migration must show: "completed",
+    the guest on the destination with its state carried (L1.arrived());
+    "failed" or "cancelled", the guest on the source with its device
+    (L1.kept_device())."""
+    expect: str = "completed"
+    params: dict = None             # migrate-set-parameters; None: ALL_DIRTY
+    env: str = ""                   # l2_start's variables for both L2s
+    src_extra: str = ""             # more QEMU arguments for the source
+    dst_extra: str = ""             # ... and for the destination
+    start_hook: Callable = None     # (l1) once the pair is up; its value: Outcome.hooked
+    during: Callable = None         # (l1) once the migration has started
+    timeout: float = 300
+    src_up: bool = False            # the source runs on: start only a new destination
+
+
+@dataclass
+class Outcome:
+    """What L1.run_case() saw, for a test's own checks: query-migrate's
+    last answer, L1's kernel log from the migration's start, the source's
+    l2stat line before it and the guest's after it, the start hook's value."""
+    res: dict
+    log: str
+    before: dict
+    after: dict
+    hooked: Any = None
 
 
 def restores(stat: dict) -> int:
@@ -1296,7 +1176,7 @@ def configure_guest(l1: L1, name: str, peer) -> None:
     broadcast and multicast pings."""
     for dev in (*peer._taps, peer.bridge):
         peer.run(["ip", "link", "set", "dev", dev, "mtu", str(GUEST_MTU)])
-    l1.l2_run(name, f"echo 0 > /proc/sys/net/ipv4/icmp_echo_ignore_broadcasts && "
+    l1.l2(name).run(f"echo 0 > /proc/sys/net/ipv4/icmp_echo_ignore_broadcasts && "
               f"ip link set {L2_IF} mtu {GUEST_MTU} && "
               f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
               f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && "

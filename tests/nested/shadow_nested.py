@@ -96,7 +96,7 @@ class Guest:
         self.l1.sh(f"l1_vf_mac 0 {VM_MAC}; l1_vf_mac 1 {away_mac(1)}{trust}")
         self._start(SRC_PORT, self.l1.vf0, incoming=False)
         self._start(DST_PORT, "none", incoming=True)
-        self.l1.wait_l2_up("src")
+        self.l1.src.wait_up()
 
     def untrust(self) -> None:
         """Both VFs untrusted again (boot() trusts VF0 for a standby)."""
@@ -114,7 +114,7 @@ class Guest:
         return t
 
     def run(self, cmd: str, timeout: float = 120) -> str:
-        return self.l1.l2_run(self.name, cmd, timeout)
+        return self.l1.l2(self.name).run(cmd, timeout)
 
 
 def _ip_stats(guest, dev: str) -> dict:
@@ -233,10 +233,10 @@ class Streams:
 
     def __enter__(self):
         # quiet: the console carries what l2_run reads
-        self.l1.l2_cmd(self.guest.name, "iperf3", f"iperf3 -s -1 -B {L2_IP} >/dev/null 2>&1")
+        self.l1.l2(self.guest.name).cmd("iperf3", f"iperf3 -s -1 -B {L2_IP} >/dev/null 2>&1")
         # the client only once the server listens: a fixed 3 s was not
         # always enough in a loaded nested run ("Connection refused")
-        self.l1.l2_run(self.guest.name, IPERF3_LISTENING, timeout=120)
+        self.l1.l2(self.guest.name).run(IPERF3_LISTENING, timeout=120)
         # and once the peer reaches the guest: iperf3's data stream failed
         # once with "No route to host" after its control connection (the
         # peer's ARP for the L2 unanswered just then, 2026-11-28)
@@ -305,7 +305,7 @@ def no_ping(guest, l1, label: str) -> None:
     console still runs a command has lost its network: a failure. One
     whose console is silent too raises L2Silent from l2_run (the guests
     that fell silent: tests/nested/README.md)."""
-    l1.l2_run(guest.name, "true", timeout=120)
+    l1.l2(guest.name).run("true", timeout=120)
     raise AssertionError(f"{label}: the guest answered no ping in 120 s, "
                          "though its console runs commands")
 
@@ -377,14 +377,14 @@ def _kick_console(guest) -> str:
     try:
         for cmd in ("info pic", "info lapic"):
             out.append(f"=== {cmd}:\n{vcpu_where.hmp(l1, port, cmd)}")
-        n = len(l1.l2_log(guest.name))
+        n = len(l1.l2(guest.name).log())
         # and where each of its tasks sleeps (a command stuck in the
         # kernel while others ran, 2026-11-28 23:08)
-        l1.l2_cmd(guest.name, "kick", 'echo "<3>l2: console kick" > /dev/kmsg; '
+        l1.l2(guest.name).cmd("kick", 'echo "<3>l2: console kick" > /dev/kmsg; '
                   'for p in /proc/[0-9]*; do read -r st < $p/stat; read -r w < $p/wchan; '
                   'echo "l2task: $st wchan=$w"; done')
         time.sleep(20)
-        out.append(f"=== the console after a printk:\n{l1.l2_log(guest.name)[n:][-3000:]}")
+        out.append(f"=== the console after a printk:\n{l1.l2(guest.name).log()[n:][-3000:]}")
     except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
         out.append(f"=== the console kick failed: {e!r}")
     return "\n".join(out)
@@ -401,7 +401,7 @@ def pace(l1, name: str) -> dict:
     vCPU's time busy and of it in softirq (l2-init's "cpu:" ticks; None
     before two lines with them). A vCPU near 1.0 leaves l2-init's commands
     waiting."""
-    stats = l1.l2_stats(name)
+    stats = l1.l2(name).stats()
     ups = [float(st["up"]) for st in stats]
     every = _median([b - a for a, b in zip(ups, ups[1:])])
     ticks = [[int(x) for x in st["cpu"].split(",")] for st in stats if "cpu" in st]
@@ -480,7 +480,7 @@ def moves(guest, peer, plan: list, name: str) -> None:
     under the streams, the checks after each, the TCP stream alive at the
     end; numbers kept as @name."""
     l1 = guest.l1
-    before = l1.wait_l2_stat(guest.name, "lower_adopted")[-1]
+    before = l1.l2(guest.name).wait_stat("lower_adopted")[-1]
     checks, results = [], []
     with Streams(l1, peer, guest) as st:
         try:
@@ -496,7 +496,7 @@ def moves(guest, peer, plan: list, name: str) -> None:
         resumed = tcp_resumes(st, time.time())
         alive = st.close()
     want = int(before["lower_adopted"]) + len(plan)
-    stats = l1.wait_l2_stat(guest.name, "lower_adopted", timeout=60, pred=lambda s:
+    stats = l1.l2(guest.name).wait_stat("lower_adopted", timeout=60, pred=lambda s:
                             int(s["lower_adopted"]) >= want)[-1]
     for r in results:
         r["gaps_at_s"] = _gaps_at(st, r)

@@ -2,7 +2,7 @@
 in start_kernel(), before l2-init ran. Needs no VM."""
 from pathlib import Path
 
-from nested import early_boot_panic
+from l2guest import early_boot_panic
 
 # The tail of the console the failure printed on 2026-11-27 (nested.py
 # printed its last 3000 characters, so it begins mid-line).

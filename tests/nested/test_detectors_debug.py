@@ -7,7 +7,7 @@ report, and closing the L1 fails on them. Only on the debug kernels
 import pytest
 
 from compsc_harness.vm import KernelProblem, kernel_problems
-from nested import BUGS_KO, BUGS_PATH, L1, SRC_PORT
+from nested import BUGS_KO, BUGS_PATH, L1
 
 KASAN = "BUG: KASAN: slab-out-of-bounds"
 # bench_bugs' kasan bug: one byte read past a 32-byte kmalloc buffer.
@@ -26,13 +26,13 @@ def test_planted_bugs_fail_the_run(peer):
     try:
         l1.setup()
         assert l1.bench.debug, "bench_bugs.ko given, but not the debug kernels"
-        l1.l2_start("src", l1.vf0, SRC_PORT)
-        l1.wait_l2_up("src")
-        assert not kernel_problems(l1.l2_log("src")), "the L2 reported before the bug"
-        l1.l2_cmd("src", "bug", COMMIT)
-        l1.wait_l2_line("src", r"l2ctl: bug rc=\d+")
-        l1.wait_l2_line("src", KASAN, timeout=60)
-        l2_probs = kernel_problems(l1.l2_log("src"))
+        l1.src.start()
+        l1.src.wait_up()
+        assert not kernel_problems(l1.src.log()), "the L2 reported before the bug"
+        l1.src.cmd("bug", COMMIT)
+        l1.src.wait_line(r"l2ctl: bug rc=\d+")
+        l1.src.wait_line(KASAN, timeout=60)
+        l2_probs = kernel_problems(l1.src.log())
         assert any(KASAN in p and "bench_bugs" in p for p in l2_probs), l2_probs
         print(f"L2: {len(l2_probs)} report(s) found on its console, first: "
               f"{l2_probs[0].splitlines()[3].strip()}")

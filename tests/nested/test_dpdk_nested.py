@@ -39,7 +39,7 @@ def _settled(l1, name: str) -> dict:
     """A status line read after the caller's moment, once testpmd's
     statistics (printed every second) have caught up with it."""
     time.sleep(3)
-    return l1.l2_stat_next(name, timeout=120)
+    return l1.l2(name).stat_next(timeout=120)
 
 
 def _hop(l1, src: int, dst: int, vf_left: int, n: int):
@@ -47,7 +47,7 @@ def _hop(l1, src: int, dst: int, vf_left: int, n: int):
     res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
     assert res["status"] == "completed", res
     l1.sh(f"l1_vf_mac {vf_left} {away_mac(vf_left)}")
-    after = l1.wait_l2_restores(NAMES[dst], n, timeout=240)
+    after = l1.l2(NAMES[dst]).wait_restores(n, timeout=240)
     print(f"nested dpdk: {NAMES[src]}->{NAMES[dst]}: qemu {migration_summary(res)};"
           f" the PMD's restore {after['compsc_restore_us']} us (its clock),"
           f" {after['compsc_rx_stale_dropped']} received frames dropped stale so far,"
@@ -72,7 +72,7 @@ def test_dpdk_nested(l1, peer):
     l1.sh(f"l1_vf_mac 0 {VM_MAC}; l1_vf_mac 1 {away_mac(1)}")
     _start(l1, SRC_PORT, l1.vf0, incoming=False)
     _start(l1, DST_PORT, l1.vf1, incoming=True)
-    l1.wait_l2_up("src", timeout=600)
+    l1.src.wait_up(timeout=600)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     before = _settled(l1, "src")
     _check_restore(before, 0)
@@ -100,7 +100,7 @@ def test_dpdk_nested(l1, peer):
     # VF1 -> VF0, into a fresh QEMU on the first VF, between ping bursts
     # from a static neighbour (no ARP, no IPv6 from the peer): exact counts
     _start(l1, SRC_PORT, l1.vf0, incoming=True)
-    l1.wait_incoming(SRC_PORT)
+    l1.src.wait_incoming()
     peer.run("sysctl -qw net.ipv6.conf.all.disable_ipv6=1")
     peer.run(f"ip neigh replace {L2_IP} lladdr {VM_MAC} dev {peer.bridge} nud permanent")
     try:
@@ -122,14 +122,14 @@ def test_dpdk_nested(l1, peer):
     # a spoilt device state (compsc_vfio's test-only fault_corrupt): the
     # destination refuses it, the source keeps its device and answers
     _start(l1, DST_PORT, l1.vf1, incoming=True)
-    l1.wait_incoming(DST_PORT)
+    l1.dst.wait_incoming()
     mark = len(l1.sh("dmesg").out)
     l1.vfio_fault("fault_corrupt", 1)
     res = l1.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=DST_PORT)
     assert res["status"] == "failed", res
     dmesg = l1.sh("dmesg").out[mark:]
     assert "stream refused" in dmesg or "foreign or corrupt" in dmesg, dmesg[-3000:]
-    assert l1.l2_status(SRC_PORT) == "running"
+    assert l1.src.status() == "running"
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     kept = _settled(l1, "src")
     _check_restore(kept, 2)

@@ -19,10 +19,9 @@ HOLD_MAX = "/sys/kernel/debug/igbvf/*/compsc_hold_max_ms"
 
 
 def test_give_unreachable(l1, peer):
-    l1.l2_pair(peer)
-    before = l1.l2_stat_now("src")
+    before = l1.l2_pair(peer)
     # in the guest: it carries the value with it to the destination
-    l1.l2_run("src", f"{MOUNT_DEBUGFS}; "
+    l1.src.run(f"{MOUNT_DEBUGFS}; "
               f"for f in {HOLD_MAX}; do echo {HOLD_MAX_S * 1000} > $f; done")
     l1.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
           f"echo {FAULT_NOMAP} > {DEBUGFS}/{l1.vf1}/fault_give")
@@ -34,18 +33,18 @@ def test_give_unreachable(l1, peer):
     t0 = time.monotonic()
     l1.vf_own_mac(0)
     lost = int(before["compsc_state_lost"]) + 1
-    stats = l1.wait_l2_stat("dst", "compsc_state_lost", timeout=HOLD_MAX_S + 120,
+    stats = l1.dst.wait_stat("compsc_state_lost", timeout=HOLD_MAX_S + 120,
                             pred=lambda s: int(s.get("compsc_state_lost", 0)) >= lost)
     print(f"nested: the guest took its device back within {time.monotonic() - t0:.0f} s"
           " of the failed hand-over")
     after = next(s for s in stats if int(s.get("compsc_state_lost", 0)) >= lost)
     assert int(after["compsc_state_lost"]) == lost, (before, after)
     assert int(after["compsc_restores"]) == int(before["compsc_restores"]) + 1, (before, after)
-    assert answers(peer) >= 3, l1.l2_log("dst")[-3000:]
+    assert answers(peer) >= 3, l1.dst.log()[-3000:]
     # (warnings do not reach the L2's quiet console)
-    dmesg = l1.l2_run("dst", "dmesg")
+    dmesg = l1.dst.run("dmesg")
     assert re.search(r"CompSC: the host held the device for \d+ s: taken back", dmesg), \
         dmesg[-3000:]
     assert "hand-over without state (held too long), resetting" in dmesg, dmesg[-3000:]
-    l1.l2_run("dst", "rmmod igbvf", timeout=120)
+    l1.dst.run("rmmod igbvf", timeout=120)
     l1.assert_kernels_clean("src", "dst")

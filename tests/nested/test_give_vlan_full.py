@@ -23,18 +23,18 @@ def _wait_vlans(l1, bdf, n):
 
 
 def _vlan(l1, name, vid):
-    l1.l2_run(name, f"ip link add link {IF} name vl{vid} type vlan id {vid}")
+    l1.l2(name).run(f"ip link add link {IF} name vl{vid} type vlan id {vid}")
 
 
 def test_give_vlan_full(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
+    l1.src.start()
     l1.l2_start("dst", l1.vf1, DST_PORT, f"-S -incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
+    l1.src.wait_up()
     assert answers(peer) >= 3
     for vid in (300, 301):
         _vlan(l1, "src", vid)
     _wait_vlans(l1, l1.vf0, 2)
-    before = l1.l2_stat_now("src")
+    before = l1.src.stat_now()
     mark = len(l1.sh("dmesg").out)
     l1.vfio_fault("fault_size", 1 << 40)
     try:
@@ -43,10 +43,10 @@ def test_give_vlan_full(l1, peer):
         # a change after the pre-copy chunk: the state carries it again
         _vlan(l1, "src", 302)
         _wait_vlans(l1, l1.vf0, 3)
-        assert l1.qmp(SRC_PORT, "query-migrate")["status"] == "active"
+        assert l1.src.qmp("query-migrate")["status"] == "active"
     finally:
         l1.vfio_fault("fault_size", 0)
-    l1.qmp(SRC_PORT, "migrate-set-parameters", **FAST)
+    l1.src.qmp("migrate-set-parameters", **FAST)
     res = l1.migrate_wait()
     assert res["status"] == "completed", res
     tl = l1.sh(f"cat {DEBUGFS}/{l1.vf0}/timeline").out
@@ -56,24 +56,23 @@ def test_give_vlan_full(l1, peer):
     l1.l2_stop("src")
     l1.vf_own_mac(0)
     l1.fill_vlvf(l1.vf0)
-    l1.qmp(DST_PORT, "cont")
+    l1.dst.qmp("cont")
     got = answers(peer)
     log = l1.sh("dmesg").out[mark:]
     assert got >= 3, "the guest never answered after the refused import\n" + \
-        log[-1500:] + l1.l2_log("dst")[-1500:]
+        log[-1500:] + l1.dst.log()[-1500:]
     assert "hand-over failed (-28)" in log, log[-3000:]
-    mid = l1.wait_l2_restores("dst", int(before["compsc_restores"]) + 1)
+    mid = l1.dst.wait_restores(int(before["compsc_restores"]) + 1)
     assert int(mid["compsc_state_lost"]) == int(before["compsc_state_lost"]) + 1, (before, mid)
 
     # with room again, the next migration carries the state as usual
     l1.unfill_vlvf(l1.vf0)
-    l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_incoming(SRC_PORT)
+    l1.src.start_incoming()
     res = l1.migrate(src=DST_PORT, dst=SRC_PORT)
     assert res["status"] == "completed", res
     l1.vf_own_mac(1)
-    after = l1.wait_l2_restores("src", int(mid["compsc_restores"]) + 1)
+    after = l1.src.wait_restores(int(mid["compsc_restores"]) + 1)
     assert int(after["compsc_state_lost"]) == int(mid["compsc_state_lost"]), (mid, after)
-    assert answers(peer) >= 3, l1.l2_log("src")[-3000:]
-    l1.l2_run("src", "rmmod igbvf", timeout=120)
+    assert answers(peer) >= 3, l1.src.log()[-3000:]
+    l1.src.run("rmmod igbvf", timeout=120)
     l1.assert_kernels_clean("src", "dst")

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from nested import DST_PORT, L1, L2_IP, MIG_PORT, SRC_PORT
+from nested import DST_PORT, L1, L2_IP, SRC_PORT
 
 
 @pytest.fixture(scope="module")
@@ -29,19 +29,17 @@ def _restored(stat):
 
 
 def test_host_counters_continue(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
+    l1.l2_pair(peer)
     assert peer.ping(L2_IP, count=30, interval=0.2).received >= 20
     time.sleep(3)   # a status line (every 2 s) after the pings
-    l1.wait_l2_stat("src", "raw_gprc")
+    l1.src.wait_stat("raw_gprc")
     res = l1.migrate()
     assert res["status"] == "completed", res
     l1.vf_own_mac(0)
     assert peer.ping(L2_IP, count=20, interval=0.2).received >= 10
-    src = l1.l2_stats("src")     # the source's log up to the switch-over
+    src = l1.src.stats()     # the source's log up to the switch-over
     # lines read after the restore (the first may have been read on the source)
-    dst = [s for s in l1.wait_l2_stat("dst", "raw_gprc", pred=_restored) if _restored(s)]
+    dst = [s for s in l1.dst.wait_stat("raw_gprc", pred=_restored) if _restored(s)]
     last_src, dst_raw = _raw(src)[-1], _raw(dst)
     rx_src = [int(s["rx_packets"]) for s in src if "rx_packets" in s][-1]
     rx_dst = [int(s["rx_packets"]) for s in dst if "rx_packets" in s]
@@ -68,17 +66,16 @@ def _second_hop(l1, peer, first):
     mark = len(l1.sh("dmesg").out)
     l1.l2_stop("src")
     l1.wait_dmesg(mark, "closed while held .*: queues left stopped", timeout=60)
-    l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_incoming(SRC_PORT)
+    l1.src.start_incoming()
     assert peer.ping(L2_IP, count=10, interval=0.2).received >= 5
     time.sleep(3)   # a status line after the pings
     res = l1.migrate(src=DST_PORT, dst=SRC_PORT)
     assert res["status"] == "completed", res
     l1.vf_own_mac(1)
     assert peer.ping(L2_IP, count=20, interval=0.2).received >= 10
-    mid = _raw(l1.l2_stats("dst"))[-1]     # the last read on VF1
+    mid = _raw(l1.dst.stats())[-1]     # the last read on VF1
     hop2 = lambda s: int(s.get("compsc_restores", 0)) > 1   # noqa: E731
-    back = _raw([s for s in l1.wait_l2_stat("src", "raw_gprc", pred=hop2) if hop2(s)])
+    back = _raw([s for s in l1.src.wait_stat("raw_gprc", pred=hop2) if hop2(s)])
     print(f"nested: raw VFGPRC after hop 1 {first}, last on VF1 {mid}, on VF0 again {back[:4]}")
     assert mid >= first, (first, mid)
     assert back[0] >= mid, (mid, back)

@@ -33,13 +33,6 @@ PAUSE = [{"capability": "pause-before-switchover", "state": True}]
 NO_PAUSE = [{"capability": "pause-before-switchover", "state": False}]
 
 
-def _fresh_dst(l1, name, vf, port, to=MIG_PORT):
-    """A new QEMU @name on @vf, waiting for a migration on @to."""
-    l1.l2_stop(name)
-    l1.l2_start(name, vf, port, f"-incoming tcp:127.0.0.1:{to}")
-    l1.wait_incoming(port)
-
-
 def _wait_status(l1, port, status, timeout=120):
     t0 = time.monotonic()
     while True:
@@ -51,42 +44,39 @@ def _wait_status(l1, port, status, timeout=120):
         time.sleep(0.5)
 
 
-def _kept_device(l1, peer, name, port, before, ps, t_cut):
-    """After the failed migration: the source runs, answered the peer
-    again after @t_cut (ping stream @ps), and its driver neither restored
-    nor reset."""
-    assert l1.l2_status(port) == "running"
+def _kept_device(peer, guest, before, ps, t_cut):
+    """After the failed migration: the source L2 @guest runs, answered
+    the peer again after @t_cut (ping stream @ps), and its driver neither
+    restored nor reset."""
+    assert guest.status() == "running"
     back = [t for t, _ in ps.trace.replies if t >= t_cut]
     assert back, "the source never answered again: its device stayed taken"
     print(f"nested: first reply {back[0] - t_cut:.2f} s after the cut, "
           f"{len(back)} replies in the {time.time() - t_cut:.0f} s since")
-    mark = len(l1.l2_stats(name))
-    assert answers(peer) >= 3, l1.l2_log(name)[-2000:]
-    mid = l1.l2_stat_since(name, mark)
+    mark = len(guest.stats())
+    assert answers(peer) >= 3, guest.log()[-2000:]
+    mid = guest.stat_since(mark)
     assert restores(mid) == restores(before), (before, mid)
     assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
 
 
-def _carried(l1, peer, name, left_vf, before):
-    """After a completed migration into @name: exactly one CompSC restore,
-    no reset, and the peer reaches it (the VF it left gets another MAC, as
-    a source host that went away would leave it)."""
-    l1.vf_own_mac(left_vf)
-    after = l1.wait_l2_restores(name, restores(before) + 1)
+def _carried(l1, peer, guest, left_vf, before):
+    """After a completed migration into the L2 @guest: exactly one CompSC
+    restore, no reset, and the peer reaches it (the VF it left gets
+    another MAC, as a source host that went away would leave it)."""
+    after = l1.arrived(peer, before, guest, left_vf)
     assert restores(after) == restores(before) + 1, (before, after)
-    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
-    assert answers(peer) >= 3, l1.l2_log(name)[-2000:]
     return after
 
 
 def _then_carried(l1, peer, before, what):
     """A guest on VF0 ("src") that kept its device migrates to a fresh
     destination on VF1 with its state carried; no kernel problem."""
-    _fresh_dst(l1, "dst", l1.vf1, DST_PORT)
+    l1.dst.start_incoming()
     res = l1.migrate()
     print(f"nested: {what}: {migration_summary(res)}")
     assert res["status"] == "completed", res
-    _carried(l1, peer, "dst", 0, before)
+    _carried(l1, peer, l1.dst, 0, before)
     l1.assert_kernels_clean("src", "dst")
 
 
@@ -96,29 +86,28 @@ def _migrations(lm):
 
 
 def test_dst_killed_at_switchover(l1, peer):
-    l1.l2_pair(peer)
-    before = l1.l2_stat_now("src")
+    before = l1.l2_pair(peer)
     done = _migrations(l1.last_migrations()[l1.vf0])
     mark = len(l1.sh("dmesg").out)
-    l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=PAUSE)
+    l1.src.qmp("migrate-set-capabilities", capabilities=PAUSE)
     l1.migrate_start()
     with peer.ping_stream(L2_IP, interval=0.2) as ps:
         _wait_status(l1, SRC_PORT, "pre-switchover")
         # paused at switch-over: vCPUs stopped, the device taken and saved
-        assert l1.l2_status(SRC_PORT) != "running"
+        assert l1.src.status() != "running"
         assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
         t_cut = time.time()
         l1.sh("kill -9 $(cat /run/dst.pid)")
         try:
-            l1.qmp(SRC_PORT, "migrate-continue", state="pre-switchover")
+            l1.src.qmp("migrate-continue", state="pre-switchover")
         except QMPFailed as e:      # the return path may have failed it first
             print(f"nested: migrate-continue: {e}")
         res = l1.migrate_wait(timeout=120, poll=0.5)
         print(f"nested: killed at switch-over: {migration_summary(res)}")
         assert res["status"] == "failed", res
         time.sleep(6)
-    l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=NO_PAUSE)
-    _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_cut)
+    l1.src.qmp("migrate-set-capabilities", capabilities=NO_PAUSE)
+    _kept_device(peer, l1.src, before, ps, t_cut)
     assert 0 in l1.areas(), "the source guest's area is gone"
     # what an operator sees: the state was saved, but the device came back
     # to RUNNING held, so the migration did not happen; no count for it
@@ -136,17 +125,17 @@ def test_dst_killed_at_switchover(l1, peer):
 
 def test_stream_cut(l1, peer):
     """Runs where the first test left the guest: "dst" on VF1."""
-    assert l1.l2_status(DST_PORT) == "running"
-    before = l1.l2_stat_now("dst")
+    assert l1.dst.status() == "running"
+    before = l1.dst.stat_now()
     relay = (f"nc -l -p {RELAY_PORT} -e nc 127.0.0.1 {MIG_PORT} >/dev/null 2>&1 & "
              "echo $! > /run/relay.pid")
-    _fresh_dst(l1, "src", l1.vf0, SRC_PORT)
+    l1.src.start_incoming()
     l1.sh(relay)
     with l1.hold_open() as mark:
         l1.migrate_start(src=DST_PORT, dst=SRC_PORT, to=RELAY_PORT)
         l1.wait_taken(mark, src=DST_PORT)
         with peer.ping_stream(L2_IP, interval=0.2) as ps:
-            info = l1.qmp(DST_PORT, "query-migrate")
+            info = l1.dst.qmp("query-migrate")
             assert info["status"] == "active", info
             sent = info["ram"]["transferred"]
             time.sleep(1)
@@ -158,17 +147,17 @@ def test_stream_cut(l1, peer):
             time.sleep(6)
         assert "given back to the guest" not in l1.sh("dmesg").out[mark:], \
             "the hold's bound ended it, not the cut"
-    _kept_device(l1, peer, "dst", DST_PORT, before, ps, t_cut)
+    _kept_device(peer, l1.dst, before, ps, t_cut)
     assert 1 in l1.areas(), "the source guest's area is gone"
 
     # the same relay, not cut, carries a whole migration
-    _fresh_dst(l1, "src", l1.vf0, SRC_PORT)
+    l1.src.start_incoming()
     l1.sh(relay)
     l1.migrate_start(src=DST_PORT, dst=SRC_PORT, to=RELAY_PORT)
     res = l1.migrate_wait(src=DST_PORT)
     print(f"nested: next migration, through the relay: {migration_summary(res)}")
     assert res["status"] == "completed", res
-    _carried(l1, peer, "src", 1, before)
+    _carried(l1, peer, l1.src, 1, before)
     l1.sh("kill $(cat /run/relay.pid) 2>/dev/null; true")
     l1.assert_kernels_clean("src", "dst")
 
@@ -178,28 +167,28 @@ REG_COUNT_OFF, REPLAY_OFF_OFF = 12, 44
 REPLAY_COUNT_OFF = 8
 
 
-def _peek(l1, name, addr, width, cid):
-    """The guest reads @width bits at guest-physical @addr."""
-    l1.l2_cmd(name, cid, f"echo {cid}=$(devmem {addr:#x} {width})")
-    return int(l1.wait_l2_line(name, rf"{cid}=(0x[0-9A-Fa-f]+)").group(1), 16)
+def _peek(guest, addr, width, cid):
+    """The L2 @guest reads @width bits at guest-physical @addr."""
+    guest.cmd(cid, f"echo {cid}=$(devmem {addr:#x} {width})")
+    return int(guest.wait_line(rf"{cid}=(0x[0-9A-Fa-f]+)").group(1), 16)
 
 
-def _poke(l1, name, addr, width, value, cid):
-    """The guest writes @value (@width bits) at guest-physical @addr."""
-    l1.l2_cmd(name, cid, f"devmem {addr:#x} {width} {value:#x}")
-    m = l1.wait_l2_line(name, rf"l2ctl: {cid} rc=(\d+)")
-    assert m.group(1) == "0", l1.l2_log(name)[-2000:]
+def _poke(guest, addr, width, value, cid):
+    """The L2 @guest writes @value (@width bits) at guest-physical @addr."""
+    guest.cmd(cid, f"devmem {addr:#x} {width} {value:#x}")
+    m = guest.wait_line(rf"l2ctl: {cid} rc=(\d+)")
+    assert m.group(1) == "0", guest.log()[-2000:]
 
 
 def _rewrite_during_take(l1, peer, addr, width, value, cid):
     """Migrate src -> a fresh dst while the guest writes @value at @addr
     with its device held; the migration's result, the L1 log since the
     take and the peer's ping stream."""
-    _fresh_dst(l1, "dst", l1.vf1, DST_PORT)
+    l1.dst.start_incoming()
     with l1.hold_open() as mark, peer.ping_stream(L2_IP, interval=0.2) as ps:
         l1.migrate_start()
         l1.wait_taken(mark)
-        _poke(l1, "src", addr, width, value, cid)
+        _poke(l1.src, addr, width, value, cid)
         l1.release_hold()
         res = l1.migrate_wait(timeout=180, poll=0.5)
         t_end = time.time()
@@ -214,7 +203,7 @@ def _guest_on_vf0(l1, peer):
     """The L2 running as "src" on VF0 (where test_stream_cut leaves it),
     or a fresh pair."""
     try:
-        running = l1.l2_status(SRC_PORT, timeout=10) == "running"
+        running = l1.src.status(timeout=10) == "running"
     except QMPFailed:
         running = False
     if not running:
@@ -225,10 +214,10 @@ def _guest_on_vf0(l1, peer):
 def test_area_rewritten_during_take(l1, peer):
     _guest_on_vf0(l1, peer)
     gpa = l1.areas()[0]
-    before = l1.l2_stat_now("src")
-    reg_count = _peek(l1, "src", gpa + REG_COUNT_OFF, 16, "rc0")
-    replay = gpa + _peek(l1, "src", gpa + REPLAY_OFF_OFF, 32, "ro0")
-    rp_count = _peek(l1, "src", replay + REPLAY_COUNT_OFF, 32, "rp0")
+    before = l1.src.stat_now()
+    reg_count = _peek(l1.src, gpa + REG_COUNT_OFF, 16, "rc0")
+    replay = gpa + _peek(l1.src, gpa + REPLAY_OFF_OFF, 32, "ro0")
+    rp_count = _peek(l1.src, replay + REPLAY_COUNT_OFF, 32, "rp0")
     print(f"nested: area at {gpa:#x}: reg_count {reg_count}, replay log at "
           f"{replay:#x} with {rp_count} records")
 
@@ -237,16 +226,16 @@ def test_area_rewritten_during_take(l1, peer):
         l1, peer, gpa + REG_COUNT_OFF, 16, 0xffff, "regs")
     assert res["status"] == "failed", res
     assert f"{l1.vf1}: guest area refused" in log, log[-3000:]
-    _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_end)
-    _poke(l1, "src", gpa + REG_COUNT_OFF, 16, reg_count, "regs-back")
+    _kept_device(peer, l1.src, before, ps, t_end)
+    _poke(l1.src, gpa + REG_COUNT_OFF, 16, reg_count, "regs-back")
 
     # the replay log: copied at the save, refused there
     res, log, ps, t_end = _rewrite_during_take(
         l1, peer, replay + REPLAY_COUNT_OFF, 32, 0xffffffff, "replay")
     assert res["status"] == "failed", res
     assert f"{l1.vf0}: cannot save the device" in log, log[-3000:]
-    _kept_device(l1, peer, "src", SRC_PORT, before, ps, t_end)
-    _poke(l1, "src", replay + REPLAY_COUNT_OFF, 32, rp_count, "replay-back")
+    _kept_device(peer, l1.src, before, ps, t_end)
+    _poke(l1.src, replay + REPLAY_COUNT_OFF, 32, rp_count, "replay-back")
 
     # its area put back, the guest migrates with its state
     _then_carried(l1, peer, before, "area put back")

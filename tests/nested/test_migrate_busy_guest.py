@@ -9,31 +9,27 @@ import time
 
 import pytest
 
-from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, answers, migration_summary
+from nested import L2_IP, answers, migration_summary
 
 STOP = "/tmp/mtu-loop.stop"
 
 
 class Chain:
-    """One L2 hopping between VF0 ("src", SRC_PORT) and VF1 ("dst",
-    DST_PORT); each hop goes into a fresh QEMU on the other VF."""
+    """One guest hopping between the L2s "src" (VF0) and "dst" (VF1);
+    each hop goes into a fresh QEMU on the other VF. @guest: the L2 it
+    runs in now."""
 
     def __init__(self, l1, peer):
         self.l1, self.peer = l1, peer
-        self.where = ("src", l1.vf0, SRC_PORT, 0)
-        self.other = ("dst", l1.vf1, DST_PORT, 1)
-        l1.l2_start("src", l1.vf0, SRC_PORT)
-        l1.wait_l2_up("src")
+        self.guest, self.other = l1.src, l1.dst
+        l1.src.start()
+        l1.src.wait_up()
         assert answers(peer) >= 3
-        self.ifname = re.search(r"l2: up if=(\S+)", l1.l2_log("src")).group(1)
-
-    @property
-    def name(self):
-        return self.where[0]
+        self.ifname = re.search(r"l2: up if=(\S+)", l1.src.log()).group(1)
 
     def stat(self, pred=None) -> dict:
         """The last l2stat line of the guest (one satisfying @pred)."""
-        stats = self.l1.wait_l2_stat(self.name, "compsc_restores", pred=pred)
+        stats = self.guest.wait_stat("compsc_restores", pred=pred)
         return {k: int(v) if k.startswith("compsc_") else v
                 for k, v in [s for s in stats if "compsc_restores" in s
                              and (pred is None or pred(s))][-1].items()}
@@ -41,16 +37,12 @@ class Chain:
     def hop(self) -> dict:
         """Migrate into a fresh QEMU on the other VF; completed, and the
         VF left behind gets another MAC (its host went away)."""
-        name, vf, port, _ = self.other
-        self.l1.l2_stop(name)
-        self.l1.l2_start(name, vf, port, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-        self.l1.wait_incoming(port)
-        res = self.l1.migrate(src=self.where[2], dst=port, poll=0.5)
-        print(f"nested: {self.where[0]} -> {name}: {migration_summary(res)}")
+        self.other.start_incoming()
+        res = self.l1.migrate(src=self.guest.port, dst=self.other.port, poll=0.5)
+        print(f"nested: {self.guest.name} -> {self.other.name}: {migration_summary(res)}")
         assert res["status"] == "completed", res
-        left = self.where[3]
-        self.l1.vf_own_mac(left)
-        self.where, self.other = self.other, self.where
+        self.l1.vf_own_mac(0 if self.guest is self.l1.src else 1)
+        self.guest, self.other = self.other, self.guest
         return res
 
     def restored(self, base: dict, n: int) -> dict:
@@ -67,11 +59,11 @@ class Chain:
 
     def cmd(self, cid: str, cmd: str, timeout: float = 120) -> str:
         """@cmd in the guest, waited for; its console output."""
-        log0 = len(self.l1.l2_log(self.name))
-        self.l1.l2_cmd(self.name, cid, cmd)
-        m = self.l1.wait_l2_line(self.name, rf"l2ctl: {cid} rc=(\d+)", timeout)
-        assert m.group(1) == "0", self.l1.l2_log(self.name)[-2000:]
-        return self.l1.l2_log(self.name)[log0:]
+        log0 = len(self.guest.log())
+        self.guest.cmd(cid, cmd)
+        m = self.guest.wait_line(rf"l2ctl: {cid} rc=(\d+)", timeout)
+        assert m.group(1) == "0", self.guest.log()[-2000:]
+        return self.guest.log()[log0:]
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +81,7 @@ def test_migrate_link_down(chain, peer):
         # restored while down (the driver's task looks once a second)
         chain.restored(base, i)
     chain.cmd("up", f"ip link set dev {chain.ifname} up")
-    assert answers(peer) >= 3, chain.l1.l2_log(chain.name)[-2000:]
+    assert answers(peer) >= 3, chain.guest.log()[-2000:]
     chain.restored(base, 2)
 
 
@@ -108,35 +100,35 @@ def test_migrate_mtu_loop(chain, peer):
     try:
         _mtu_loop_hops(chain, peer)
     finally:    # the next test must not run beside a loop still going
-        chain.l1.l2_cmd(chain.name, "stopmtu", f"touch {STOP}")
+        chain.guest.cmd("stopmtu", f"touch {STOP}")
 
 
 def _mtu_loop_hops(chain, peer):
     base = chain.stat()
-    chain.l1.l2_cmd(chain.name, "mtu", _mtu_loop(chain.ifname))
-    chain.l1.wait_l2_line(chain.name, r"l2ctl: mtu start", timeout=60)
+    chain.guest.cmd("mtu", _mtu_loop(chain.ifname))
+    chain.guest.wait_line(r"l2ctl: mtu start", timeout=60)
     with peer.ping_stream(L2_IP, interval=0.2) as ps:
         # the loop alone, before any migration, costs no driver reset
-        mark = len(chain.l1.l2_stats(chain.name))
+        mark = len(chain.guest.stats())
         time.sleep(8)
-        alone = chain.l1.l2_stat_since(chain.name, mark)
+        alone = chain.guest.stat_since(mark)
         print(f"nested: MTU loop alone: {alone}")
         assert int(alone["compsc_resets"]) == base["compsc_resets"], \
-            (base, alone, chain.l1.l2_log(chain.name)[-3000:])
+            (base, alone, chain.guest.log()[-3000:])
         for i in (1, 2):
             chain.hop()
             chain.restored(base, i)
             time.sleep(3)   # a few changes on this VF
         chain.cmd("stop", f"touch {STOP}")
-        m = chain.l1.wait_l2_line(chain.name, r"mtu-loop: changes=(\d+) failed=(\d+)", 120)
+        m = chain.guest.wait_line(r"mtu-loop: changes=(\d+) failed=(\d+)", 120)
         time.sleep(2)
     out = chain.cmd("stats", f"ethtool -S {chain.ifname} | grep -E 'cfg_deferred|restores'")
     print(f"nested: {m.group(0)}; {' '.join(out.split())[:300]}; "
           f"{ps.trace.received} of {ps.trace.sent} pings answered, longest gap "
           f"{ps.trace.max_gap():.2f} s")
-    assert int(m.group(2)) == 0, chain.l1.l2_log(chain.name)[-3000:]
+    assert int(m.group(2)) == 0, chain.guest.log()[-3000:]
     assert int(m.group(1)) >= 4, m.group(0)
-    assert answers(peer) >= 3, chain.l1.l2_log(chain.name)[-2000:]
+    assert answers(peer) >= 3, chain.guest.log()[-2000:]
     chain.restored(base, 2)
 
 

@@ -7,12 +7,11 @@ The migration is kept from switching over, and the hold's own bound out
 of the test, by L1.hold_open(), so only the cancel can end the hold."""
 import time
 
-from nested import L2_IP, SRC_PORT, cancelled
+from nested import L2_IP, cancelled
 
 
 def test_migrate_cancel_after_take(l1, peer):
-    l1.l2_pair(peer)
-    before = l1.l2_stat_now("src")
+    before = l1.l2_pair(peer)
     with l1.hold_open() as mark:
         l1.migrate_start()
         l1.wait_taken(mark)
@@ -21,7 +20,7 @@ def test_migrate_cancel_after_take(l1, peer):
         with peer.ping_stream(L2_IP, interval=0.2) as ps:
             time.sleep(1)
             t_cancel = time.time()
-            l1.qmp(SRC_PORT, "migrate_cancel")
+            l1.src.qmp("migrate_cancel")
             res = l1.migrate_wait(timeout=60, poll=0.5)
             # replies for a while after the cancel, to see when they resumed
             time.sleep(max(0, t_cancel + 8 - time.time()))
@@ -32,13 +31,13 @@ def test_migrate_cancel_after_take(l1, peer):
     assert back, "no reply within 8 s of the cancel: the device stayed taken"
     print(f"nested: first reply {back[0] - t_cancel:.2f} s after migrate_cancel")
     assert back[0] - t_cancel < 5, back[0] - t_cancel
-    assert l1.l2_status(SRC_PORT) == "running"
+    assert l1.src.status() == "running"
     # `compsc devices`: aborted, not "ok"
     lm = l1.last_migrations()[l1.vf0]
     assert lm and lm["status"] == "aborted" and lm["migrations"] == 0, lm
-    mark_s = len(l1.l2_stats("src"))
+    mark_s = len(l1.src.stats())
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    after = l1.l2_stat_since("src", mark_s)
+    after = l1.src.stat_since(mark_s)
     assert after["compsc_restores"] == before["compsc_restores"], (before, after)
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     l1.check_kernel_log()

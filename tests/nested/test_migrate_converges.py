@@ -10,7 +10,7 @@ downtime 322 ms, total 6.2 s. With logging: 3 syncs, 65876 pages (1.00x),
 49 MiB, downtime 138-271 ms, total 2.0-2.4 s. Hence the page count below.
 """
 
-from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT
+from nested import L2_IP
 
 L2_RAM = 256 << 20
 
@@ -22,11 +22,8 @@ def _log_counter(l1, vf: str, name: str) -> int:
 
 def test_migrate_converges(l1, peer):
     assert "DMA logging offered" in l1.setup_log, "compsc_vfio offers no DMA logging"
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
-    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    l1.wait_l2_stat("src", "compsc_restores")
+    l1.l2_pair(peer)
+    l1.src.wait_stat("compsc_restores")
     with peer.ping_stream(L2_IP, interval=0.5):
         res = l1.migrate()    # QEMU's default parameters
     assert res["status"] == "completed", res
@@ -46,5 +43,5 @@ def test_migrate_converges(l1, peer):
     assert pages < 1.5 * ram_pages, res
     assert reads > 0, "QEMU never read the device's DMA log"
     # the moved (fresh) guest runs, restored; its first line may be the source's
-    l1.wait_l2_stat("dst", "compsc_restores", pred=lambda s: int(s["compsc_restores"]) > 0)
+    l1.dst.wait_stat("compsc_restores", pred=lambda s: int(s["compsc_restores"]) > 0)
     l1.check_kernel_log()

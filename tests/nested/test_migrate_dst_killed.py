@@ -9,12 +9,11 @@ L1.hold_open() keeps the first migration in pre-copy and the hold's own
 bound out of the test, so only the failure can end the hold."""
 import time
 
-from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary, restores
+from nested import L2_IP, migration_summary, restores
 
 
 def test_migrate_dst_killed(l1, peer):
-    l1.l2_pair(peer)
-    before = l1.l2_stat_now("src")
+    before = l1.l2_pair(peer)
     with l1.hold_open() as mark:
         l1.migrate_start()
         l1.wait_taken(mark)
@@ -28,10 +27,10 @@ def test_migrate_dst_killed(l1, peer):
     back = [t for t, _ in ps.trace.replies if t >= t_kill]
     assert back, "the source never answered again: its device stayed taken"
     print(f"nested: first reply {back[0] - t_kill:.2f} s after the destination died")
-    assert l1.l2_status(SRC_PORT) == "running"
-    mark_s = len(l1.l2_stats("src"))
+    assert l1.src.status() == "running"
+    mark_s = len(l1.src.stats())
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    mid = l1.l2_stat_since("src", mark_s)
+    mid = l1.src.stat_since(mark_s)
     assert restores(mid) == restores(before), (before, mid)
     assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
     assert "given back to the guest" not in l1.sh("dmesg").out[mark:], \
@@ -41,14 +40,12 @@ def test_migrate_dst_killed(l1, peer):
     assert lm and lm["status"] == "aborted", lm
 
     # a second migration, to a fresh destination, carries the state
-    l1.l2_stop("dst")
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_incoming(DST_PORT)
+    l1.dst.start_incoming()
     res = l1.migrate()
     assert res["status"] == "completed", res
     print(f"nested: second migration {migration_summary(res)}")
     l1.vf_own_mac(0)
-    after = l1.wait_l2_restores("dst", restores(before) + 1)
+    after = l1.dst.wait_restores(restores(before) + 1)
     assert restores(after) == restores(before) + 1, (before, after)
     lm = l1.last_migrations()[l1.vf0]
     assert lm["status"] == "ok" and lm["migrations"] == 1, lm

@@ -12,7 +12,7 @@ import re
 import time
 
 from compsc_harness.vm import Bench
-from nested import ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, SRC_PORT, migration_summary
+from nested import ALL_DIRTY, L2_IP, migration_summary
 
 MIGRATIONS = int(os.environ.get("COMPSC_INTEGRITY_MIGRATIONS", "4"))
 REFUSALS = int(os.environ.get("COMPSC_INTEGRITY_REFUSALS", str(MIGRATIONS)))
@@ -31,11 +31,11 @@ INTEG_RE = re.compile(r"integrity: blocks=(\d+) corrupt=(\d+) stale=(\d+) "
 KEYS = ("blocks", "corrupt", "stale", "dup", "missing", "last_seq")
 
 
-def _lines(l1, name) -> list:
-    """The receiver's lines on @name's console so far, as dicts (a line
-    cut in two by the switch-over matches on neither side)."""
+def _lines(guest) -> list:
+    """The receiver's lines on the L2 @guest's console so far, as dicts (a
+    line cut in two by the switch-over matches on neither side)."""
     out = []
-    for line in l1.l2_log(name).splitlines():
+    for line in guest.log().splitlines():
         m = INTEG_RE.fullmatch(line.strip())
         if m:
             out.append(dict(zip(KEYS, map(int, m.groups()))))
@@ -47,36 +47,39 @@ def _clean(lines, where):
     assert not bad, f"{where}: the receiver saw damage: {bad[0]}"
 
 
-def _wait_blocks(l1, name, more_than, timeout=180) -> dict:
-    """The first line of @name's receiver counting more than @more_than
-    intact datagrams; every line so far must be clean."""
+def _wait_blocks(guest, more_than, timeout=180) -> dict:
+    """The first line of the L2 @guest's receiver counting more than
+    @more_than intact datagrams; every line so far must be clean."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
-        lines = _lines(l1, name)
-        _clean(lines, name)
+        lines = _lines(guest)
+        _clean(lines, guest.name)
         hit = [x for x in lines if x["blocks"] > more_than]
         if hit:
             return hit[0]
         time.sleep(2)
-    raise AssertionError(f"no more than {more_than} datagrams in {name} after "
-                         f"{timeout} s:\n{l1.l2_log(name)[-2000:]}")
+    raise AssertionError(f"no more than {more_than} datagrams in {guest.name} after "
+                         f"{timeout} s:\n{guest.log()[-2000:]}")
 
 
-def _start(l1, name, vf, port, incoming=True, env=""):
-    l1.l2_stop(name)
-    extra = f"-incoming tcp:127.0.0.1:{MIG_PORT}" if incoming else ""
-    l1.l2_start(name, vf, port, extra, env=f"{APPEND} {env}")
+def _start(guest, incoming=True, env=""):
+    """A fresh QEMU for the L2 @guest, with the receiver's kernel command
+    line: waiting for a migration (@incoming) or booting."""
     if incoming:
-        l1.wait_incoming(port)
+        guest.start_incoming(env=f"{APPEND} {env}")
+    else:
+        guest.stop()
+        guest.start(env=f"{APPEND} {env}")
 
 
 class Hops:
-    """The L2 and where it runs: two QEMU slots (name, VF, monitor port);
-    the guest sits in one, a fresh -incoming QEMU waits in the other."""
+    """The guest and where it runs: two L2 slots, "src" on VF0 and "dst"
+    on VF1; the guest sits in one, a fresh -incoming QEMU waits in the
+    other."""
 
     def __init__(self, l1):
         self.l1 = l1
-        self.slots = [("src", l1.vf0, SRC_PORT), ("dst", l1.vf1, DST_PORT)]
+        self.slots = [l1.src, l1.dst]
         self.at = 0     # the slot the guest runs in
 
     @property
@@ -91,9 +94,9 @@ class Hops:
         """One attempt; (result, the kernel log meanwhile, the source's last count)."""
         mark = len(self.l1.sh("dmesg").out)
         res = self.l1.migrate(params=ALL_DIRTY, timeout=timeout,
-                              src=self.here[2], dst=self.there[2])
-        lines = _lines(self.l1, self.here[0])
-        _clean(lines, self.here[0])
+                              src=self.here.port, dst=self.there.port)
+        lines = _lines(self.here)
+        _clean(lines, self.here.name)
         return res, self.l1.sh("dmesg").out[mark:], lines[-1]["blocks"] if lines else 0
 
     def moved(self, next_env=""):
@@ -101,9 +104,8 @@ class Hops:
         gives up the guest's MAC), a fresh destination waits there."""
         left = self.at
         self.at = 1 - self.at
-        name, vf, port = self.slots[left]
         self.l1.vf_own_mac(left)
-        _start(self.l1, name, vf, port, env=next_env)
+        _start(self.slots[left], env=next_env)
 
 
 def _dst_env(k: int) -> str:
@@ -124,14 +126,14 @@ def _logging_on(l1, hops, restores: int) -> list:
     guest's restore count."""
     seen = []
     for i in range(MIGRATIONS):
-        src, dst = hops.here[0], hops.there[0]
+        src, dst = hops.here, hops.there
         res, log, before = hops.migrate()
         assert res["status"] == "completed", f"migration {i + 1}: {migration_summary(res)}"
         assert "device taken on the size query" in log, log[-2000:]
         hops.moved(next_env=_dst_env(i + 1))
-        after = _wait_blocks(l1, dst, before + AFTER)
-        stat = l1.wait_l2_restores(dst, restores + i + 1, timeout=180)
-        print(f"nested: integrity migration {i + 1} {src}->{dst}: "
+        after = _wait_blocks(dst, before + AFTER)
+        stat = dst.wait_restores(restores + i + 1, timeout=180)
+        print(f"nested: integrity migration {i + 1} {src.name}->{dst.name}: "
               f"{before} datagrams before, {after['blocks']} after; "
               f"qemu: {migration_summary(res)}; guest: {_counts(stat)}")
         seen.append((before, after["blocks"]))
@@ -142,45 +144,45 @@ def _logging_off(l1, hops) -> int:
     """REFUSALS attempts without DMA logging: each refused, the source runs
     on, the stream keeps arriving intact there. Returns the refusals."""
     refused = 0
-    name, port = hops.here[0], hops.here[2]
+    guest = hops.here
     for i in range(REFUSALS):
         res, log, before = hops.migrate(timeout=240)
         assert res["status"] == "failed", f"attempt {i + 1}: {migration_summary(res)}"
         assert "not reading this device's DMA log" in log, log[-2000:]
         assert "device taken" not in log, "the area was pinned without a DMA log"
-        assert l1.l2_status(port) == "running"
-        lm = l1.last_migrations()[hops.here[1]]
+        assert guest.status() == "running"
+        lm = l1.last_migrations()[guest.vf]
         assert lm["status"] == "error" and lm["errno"] == -errno.EOPNOTSUPP, lm
         refused += 1
-        after = _wait_blocks(l1, name, before + AFTER)
+        after = _wait_blocks(guest, before + AFTER)
         print(f"nested: integrity attempt {i + 1} without DMA logging refused; "
               f"{before} datagrams before, {after['blocks']} after, on the source")
         # the destination gave up with the migration: a fresh one
-        _start(l1, *hops.there)
+        _start(hops.there)
     return refused
 
 
 def test_migrate_integrity(l1, peer):
     hops = Hops(l1)
-    _start(l1, *hops.here, incoming=False, env=NO_LOG if not MIGRATIONS else "")
-    _start(l1, *hops.there, env=_dst_env(0))
-    l1.wait_l2_up("src")
-    before = l1.l2_stat_now("src")
+    _start(hops.here, incoming=False, env=NO_LOG if not MIGRATIONS else "")
+    _start(hops.there, env=_dst_env(0))
+    l1.src.wait_up()
+    before = l1.src.stat_now()
     cli = str(Bench().build / "compsc")
     send = peer.popen([cli, "integrity", "send", L2_IP, str(PORT), "--rate", str(RATE),
                        "--size", str(SIZE), "--seconds", "86400"])
     try:
-        _wait_blocks(l1, "src", AFTER)
+        _wait_blocks(l1.src, AFTER)
         seen = _logging_on(l1, hops, int(before["compsc_restores"]))
-        on = _lines(l1, hops.here[0])[-1]
+        on = _lines(hops.here)[-1]
         refused = _logging_off(l1, hops)
     finally:
         send.terminate()
         send.wait(timeout=30)
     time.sleep(5)   # a line after the last datagram
-    final = _lines(l1, hops.here[0])[-1]
+    final = _lines(hops.here)[-1]
     # a status line the guest printed after the refusals, not an older one
-    stat = l1.l2_stat_next(hops.here[0])
+    stat = hops.here.stat_next()
     print(f"nested: integrity receiver at the end: {final}")
     print(f"nested dma_log=on: integrity: migrations={MIGRATIONS} blocks={on['blocks']} "
           f"corrupt={on['corrupt']} stale={on['stale']} dup={on['dup']}")
@@ -192,6 +194,6 @@ def test_migrate_integrity(l1, peer):
     assert refused == REFUSALS
     # each migration restored through CompSC, none through the reset path
     assert int(stat["compsc_restores"]) - int(before["compsc_restores"]) == MIGRATIONS, \
-        (before, stat, l1.l2_log(hops.here[0])[-3000:])
+        (before, stat, hops.here.log()[-3000:])
     assert stat["compsc_resets"] == before["compsc_resets"], (before, stat)
     l1.check_kernel_log()

@@ -14,7 +14,7 @@ import re
 import time
 
 
-from nested import DST_PORT, L2_IP, MIG_PORT, SRC_PORT, restores
+from nested import L2_IP, restores
 
 SLOW = {"max-bandwidth": 2 << 20}       # bytes/s: pre-copy lasts many seconds
 FAST = {"max-bandwidth": 1 << 30}
@@ -26,7 +26,7 @@ def _in_precopy(l1, src_bdf, dst_bdf, mark):
     """While the migration is still in pre-copy: the destination VF was
     configured from the pre-copy chunk, as the source's PF holds it."""
     l1.wait_dmesg(mark, r"pre-copy configuration applied", timeout=120)
-    assert l1.qmp(SRC_PORT, "query-migrate")["status"] == "active"
+    assert l1.src.qmp("query-migrate")["status"] == "active"
     src_pf, dst_pf = l1.vfio_debugfs(src_bdf, "pf"), l1.vfio_debugfs(dst_bdf, "pf")
     assert dst_pf["mac"] == src_pf["mac"], (src_pf, dst_pf)
     assert dst_pf["max_frame"] == src_pf["max_frame"], (src_pf, dst_pf)
@@ -36,23 +36,20 @@ def _in_precopy(l1, src_bdf, dst_bdf, mark):
 
 def _change_mtu(l1, src_bdf, old_frame):
     """The guest sets a new MTU: its PF gets a new receive size limit."""
-    l1.l2_cmd("src", "mtu", f"ip link set {IF} mtu {MTU}")
-    l1.wait_l2_line("src", r"l2ctl: mtu rc=0")
+    l1.src.cmd("mtu", f"ip link set {IF} mtu {MTU}")
+    l1.src.wait_line(r"l2ctl: mtu rc=0")
     t0 = time.monotonic()
     while l1.vfio_debugfs(src_bdf, "pf")["max_frame"] == old_frame:
         assert time.monotonic() - t0 < 60, "the PF never saw the new MTU"
         time.sleep(1)
-    assert l1.qmp(SRC_PORT, "query-migrate")["status"] == "active", \
+    assert l1.src.qmp("query-migrate")["status"] == "active", \
         "the switch-over came before the change"
     return l1.vfio_debugfs(src_bdf, "pf")["max_frame"]
 
 
 def test_migrate_precopy_config(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
-    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    before = l1.l2_stat_now("src")
+    l1.l2_pair(peer)
+    before = l1.src.stat_now()
     # the destination VF starts with another MAC than the guest's
     l1.vf_own_mac(1)
     assert l1.pf_vf_macs()[1] != l1.pf_vf_macs()[0]
@@ -66,7 +63,7 @@ def test_migrate_precopy_config(l1, peer):
         assert l1.vfio_debugfs(l1.vf1, "pf")["max_frame"] == src_pf["max_frame"]
     finally:
         l1.vfio_fault("fault_size", 0)
-    l1.qmp(SRC_PORT, "migrate-set-parameters", **FAST)
+    l1.src.qmp("migrate-set-parameters", **FAST)
     res = l1.migrate_wait()
     assert res["status"] == "completed", res
     log = l1.sh("dmesg").out[mark:]
@@ -74,7 +71,7 @@ def test_migrate_precopy_config(l1, peer):
     dst_pf = l1.vfio_debugfs(l1.vf1, "pf")
     # the source's VF no longer owns the guest's MAC once it has gone
     l1.vf_own_mac(0)
-    after = l1.wait_l2_restores("dst", restores(before) + 1)
+    after = l1.dst.wait_restores(restores(before) + 1)
     ns = {k: int(v) for k, v in src_tl.items() if k.endswith("_ns")}
     print(f"nested: pre-copy chunk {src_tl['pre_bytes']} bytes, stop-copy"
           f" {src_tl['stop_bytes']} bytes (configuration resent:"

@@ -5,7 +5,7 @@ its rings were shifted, and transmit keeps working well past the restore
 (an 8 s quiet TX queue trips the guest's watchdog and counts as a reset)."""
 import time
 
-from nested import (ALL_DIRTY, DST_PORT, L2_IP, MIG_PORT, MOUNT_DEBUGFS, SRC_PORT, VFIO_DEBUGFS,
+from nested import (ALL_DIRTY, L2_IP, MOUNT_DEBUGFS, VFIO_DEBUGFS,
                     check_carried, last_stat, longest_quiet, migration_summary)
 
 WATCH_S = 14
@@ -21,14 +21,14 @@ def _check_devices(l1, seen, src_bdf, dst_bdf):
         assert lm["migrations"] == (was["migrations"] if was else 0) + 1, (bdf, was, lm)
 
 
-def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
-    """One way; returns (result, the destination's l2stat lines up to one
+def _migrate(l1, peer, src, dst, left_vf, restores):
+    """One way, from the L2 @src to @dst; returns (result, the destination's l2stat lines up to one
     read WATCH_S of guest time after the first that shows the restore)."""
     mark = len(l1.sh("dmesg").out)
     seen = l1.last_migrations()
     with peer.ping_stream(L2_IP, interval=0.5) as ps:
         t0 = time.time()
-        res = l1.migrate(params=ALL_DIRTY, src=src, dst=dst)
+        res = l1.migrate(params=ALL_DIRTY, src=src.port, dst=dst.port)
         t1 = time.time()
         assert res["status"] == "completed", res
         # taken in PRE_COPY, while the guest's vCPUs still ran; the
@@ -38,24 +38,24 @@ def _migrate(l1, peer, src, dst, dst_name, left_vf, restores):
         assert "pre-copy configuration applied" in log, log[-3000:]
         bdfs = (l1.vf0, l1.vf1) if left_vf == 0 else (l1.vf1, l1.vf0)
         _check_devices(l1, seen, *bdfs)
-        print(f"nested: {src}->{dst}: source timeline {_timeline(l1, bdfs[0])}")
+        print(f"nested: {src.name}->{dst.name}: source timeline {_timeline(l1, bdfs[0])}")
         # the source host goes away: its VF no longer owns the guest's MAC
         l1.vf_own_mac(left_vf)
         # (the first line on the destination may have been read on the source)
-        fresh = l1.wait_l2_restores(dst_name, restores + 1)
+        fresh = dst.wait_restores(restores + 1)
         t_r, up_r = time.time(), float(fresh["up"])
         # past the guest's 8 s transmit watchdog (checked every 2 s)
         time.sleep(WATCH_S)
-        after = l1.wait_l2_stat(dst_name, pred=lambda s: float(s["up"]) >= up_r + WATCH_S)
+        after = dst.wait_stat(pred=lambda s: float(s["up"]) >= up_r + WATCH_S)
     quiet = longest_quiet(ps.trace, t_r, t_r + WATCH_S)
-    print(f"nested: {src}->{dst}: qemu {migration_summary(res)};"
+    print(f"nested: {src.name}->{dst.name}: qemu {migration_summary(res)};"
           f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s),"
           f" longest quiet after the restore {quiet:.2f} s; guest: restore"
           f" {after[-1].get('compsc_restore_us')} us, transmit restarted"
           f" {after[-1].get('compsc_resume_us')} us and first used"
           f" {after[-1].get('compsc_first_xmit_us')} us after it")
     assert quiet < 4, f"replies stopped after the restore ({quiet:.1f} s):\n" + \
-        l1.l2_log(dst_name)[-2000:]
+        dst.log()[-2000:]
     return res, after
 
 
@@ -71,34 +71,29 @@ def _timeline(l1, bdf):
 
 
 def test_migrate_state_carried(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_l2_up("src")
-    assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    before = l1.wait_l2_stat("src", "compsc_restores")
+    l1.l2_pair(peer)
+    before = l1.src.wait_stat("compsc_restores")
     rx0, restores0, resets0 = (last_stat(before, k) for k in
                                ("rx_packets", "compsc_restores", "compsc_resets"))
 
-    _, after = _migrate(l1, peer, SRC_PORT, DST_PORT, "dst", 0, restores0)
+    _, after = _migrate(l1, peer, l1.src, l1.dst, 0, restores0)
     check_carried(after, rx0, restores0, resets0)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
 
     # and back, VF1 -> VF0, into a fresh QEMU on the first VF
-    l1.l2_stop("src")
-    l1.l2_start("src", l1.vf0, SRC_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_incoming(SRC_PORT)
+    l1.src.start_incoming()
     # a new VM has VF0: `compsc devices` no longer shows the first VM's
     # save, nor debugfs its DMA log
     fresh = l1.last_migrations()[l1.vf0]
     assert fresh["status"] == "none" and fresh["migrations"] == 0, fresh
     assert l1.sh(f"{MOUNT_DEBUGFS}; cat {VFIO_DEBUGFS}/{l1.vf0}/log_reads").out.strip() == "0"
-    mid = l1.l2_stats("dst")
-    _, back = _migrate(l1, peer, DST_PORT, SRC_PORT, "src", 1, restores0 + 1)
+    mid = l1.dst.stats()
+    _, back = _migrate(l1, peer, l1.dst, l1.src, 1, restores0 + 1)
     check_carried(back, last_stat(mid, "rx_packets"), restores0 + 1, resets0)
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     l1.check_kernel_log()
-    # what l2_stats() left out (the harness once parsed such a line)
-    cut = l1.l2stat_cut("src") + l1.l2stat_cut("dst")
+    # what L2.stats() left out (the harness once parsed such a line)
+    cut = l1.src.stat_cut() + l1.dst.stat_cut()
     print(f"nested: l2stat lines: the console's last one read unfinished"
-          f" {l1.l2stat_unfinished} times, {len(cut)} cut by kernel messages" +
+          f" {l1.src.stat_unfinished + l1.dst.stat_unfinished} times, {len(cut)} cut by kernel messages" +
           "".join(f"\n  {line!r}" for line in cut))

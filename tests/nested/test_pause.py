@@ -62,10 +62,10 @@ def _first_reply_after(ps, t: float, timeout: float) -> float:
 
 
 def test_pause(l1, peer):
-    l1.l2_start("src", l1.vf0, SRC_PORT)
-    l1.wait_l2_up("src")
+    l1.src.start()
+    l1.src.wait_up()
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
-    before = l1.l2_stat_now("src")
+    before = l1.src.stat_now()
     record = l1.last_migrations()[l1.vf0]
     bar = _bar0(l1)
     mark = len(l1.sh("dmesg").out)
@@ -75,7 +75,7 @@ def test_pause(l1, peer):
         time.sleep(3)
         for i in range(ROUNDS):
             stop_s = asyncio.run(_timed(l1, "stop"))
-            assert l1.l2_status(SRC_PORT) == "paused"
+            assert l1.src.status() == "paused"
             a = _regs(l1, bar)
             time.sleep(STOPPED_S)
             b = _regs(l1, bar)
@@ -90,7 +90,7 @@ def test_pause(l1, peer):
             assert resume_s < RESUME_BOUND_S * l1.slow, rounds[-1]
             time.sleep(1)
     blast.kill()
-    after = l1.l2_stat_next("src")
+    after = l1.src.stat_next()
     log = l1.sh("dmesg").out[mark:]
     print(f"nested: compsc_vfio during the pauses: {log.strip()[-1500:]!r}")
     # a pause is not a migration: no take, no record of one

@@ -16,7 +16,7 @@ unbound afterwards, so this is the only test in its file."""
 import re
 import time
 
-from nested import ALL_DIRTY, SRC_PORT, QMPFailed, migration_summary
+from nested import ALL_DIRTY, QMPFailed, migration_summary
 from compsc_harness.vm import kernel_problems
 
 DELAY_MS = 30000
@@ -45,7 +45,7 @@ def _wait_end(l1, mark: int, t0: float) -> dict:
         probs = _l1_problems(l1, mark)
         assert not probs, "L1:\n" + "\n...\n".join(probs)
         try:
-            info = l1.qmp(SRC_PORT, "query-migrate", timeout=10)
+            info = l1.src.qmp("query-migrate", timeout=10)
         except QMPFailed:
             continue
         if info.get("status") in ("completed", "failed", "cancelled"):

@@ -20,11 +20,11 @@ def test_remove_while_held(l1, peer):
     with l1.hold_open() as mark:
         l1.migrate_start(params=ALL_DIRTY)
         l1.wait_taken(mark)
-        l1.l2_cmd("src", "rm", "rmmod igbvf")
-        l1.wait_l2_line("src", r"l2ctl: rm start", timeout=60)
+        l1.src.cmd("rm", "rmmod igbvf")
+        l1.src.wait_line(r"l2ctl: rm start", timeout=60)
         time.sleep(8)
         # held: the remove waits for the host, nothing withdrawn yet
-        assert "l2ctl: rm rc=" not in l1.l2_log("src"), \
+        assert "l2ctl: rm rc=" not in l1.src.log(), \
             "rmmod returned while the host held the device"
         assert 0 in l1.areas(), "area withdrawn while the host held the device"
         l1.release_hold()
@@ -33,10 +33,10 @@ def test_remove_while_held(l1, peer):
     print(f"nested: migration {res['status']}")
     assert res["status"] in ("completed", "failed"), res
     side, vf = ("dst", 1) if res["status"] == "completed" else ("src", 0)
-    m = l1.wait_l2_line(side, r"l2ctl: rm rc=(\d+)", timeout=120)
+    m = l1.l2(side).wait_line(r"l2ctl: rm rc=(\d+)", timeout=120)
     took = time.monotonic() - t_release
     print(f"nested: rmmod returned on {side} {took:.1f} s after the hold could end")
-    assert m.group(1) == "0", l1.l2_log(side)[-2000:]
+    assert m.group(1) == "0", l1.l2(side).log()[-2000:]
     assert took < 200, took
     # withdrawn inside the read side, and the host sees it
     assert vf not in l1.areas(), l1.areas()
@@ -46,10 +46,10 @@ def test_remove_while_held(l1, peer):
     assert "device taken" not in log and "handed to the guest" not in log, log
 
     # igbvf again, on the side the L2 runs on: a working VF
-    l1.l2_cmd(side, "ld", f"compsc-insmod {IGBVF}")
-    m = l1.wait_l2_line(side, r"l2ctl: ld rc=(\d+)", timeout=120)
-    assert m.group(1) == "0", l1.l2_log(side)[-2000:]
-    l1.wait_l2_line(side, r"l2ctl: ld start(?:.|\n)*l2: up", timeout=120)
+    l1.l2(side).cmd("ld", f"compsc-insmod {IGBVF}")
+    m = l1.l2(side).wait_line(r"l2ctl: ld rc=(\d+)", timeout=120)
+    assert m.group(1) == "0", l1.l2(side).log()[-2000:]
+    l1.l2(side).wait_line(r"l2ctl: ld start(?:.|\n)*l2: up", timeout=120)
     assert vf in l1.areas(), "the reloaded driver registered no area"
-    assert answers(peer) >= 3, l1.l2_log(side)[-2000:]
+    assert answers(peer) >= 3, l1.l2(side).log()[-2000:]
     l1.assert_kernels_clean("src", "dst")

@@ -16,15 +16,15 @@ RESET = "for d in /sys/class/net/e*/device; do echo 1 > $d/reset; done"
 
 def test_reset_while_held(l1, peer):
     l1.l2_pair(peer)
-    before = [s for s in l1.wait_l2_stat("src", "compsc_resets")
+    before = [s for s in l1.src.wait_stat("compsc_resets")
               if "compsc_resets" in s][-1]
     with l1.hold_open() as mark:
         l1.migrate_start(params=ALL_DIRTY)
         l1.wait_taken(mark)
-        l1.l2_cmd("src", "rst", RESET)
-        l1.wait_l2_line("src", r"l2ctl: rst start", timeout=60)
+        l1.src.cmd("rst", RESET)
+        l1.src.wait_line(r"l2ctl: rst start", timeout=60)
         time.sleep(8)
-        assert "l2ctl: rst rc=" not in l1.l2_log("src"), \
+        assert "l2ctl: rst rc=" not in l1.src.log(), \
             "the reset ran while the host held the device"
         log = l1.sh("dmesg").out[mark:]
         assert "given back" not in log, log
@@ -34,13 +34,13 @@ def test_reset_while_held(l1, peer):
     print(f"nested: migration {res['status']}")
     assert res["status"] in ("completed", "failed"), res
     side = "dst" if res["status"] == "completed" else "src"
-    m = l1.wait_l2_line(side, r"l2ctl: rst rc=(\d+)", timeout=120)
+    m = l1.l2(side).wait_line(r"l2ctl: rst rc=(\d+)", timeout=120)
     took = time.monotonic() - t_release
     print(f"nested: reset returned on {side} {took:.1f} s after the hold could end")
-    assert m.group(1) == "0", l1.l2_log(side)[-2000:]
+    assert m.group(1) == "0", l1.l2(side).log()[-2000:]
     assert took < 200, took
-    assert answers(peer, tries=12) >= 3, l1.l2_log(side)[-2000:]
-    after = l1.wait_l2_stat(side, "compsc_resets")[-1]
+    assert answers(peer, tries=12) >= 3, l1.l2(side).log()[-2000:]
+    after = l1.l2(side).wait_stat("compsc_resets")[-1]
     print(f"nested: compsc_resets {before['compsc_resets']} -> {after.get('compsc_resets')}")
     assert int(after["compsc_resets"]) > int(before["compsc_resets"]), (before, after)
     l1.assert_kernels_clean("src", "dst")

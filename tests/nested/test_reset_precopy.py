@@ -9,7 +9,7 @@ returns and it keeps answering on its VF; a second migration carries
 the state (a CompSC restore, no further reset)."""
 import time
 
-from nested import (ALL_DIRTY, DST_PORT, MIG_PORT, SRC_PORT, answers,
+from nested import (ALL_DIRTY, answers,
                     migration_summary, restores)
 
 RESET = "for d in /sys/class/net/e*/device; do echo 1 > $d/reset; done"
@@ -21,16 +21,16 @@ def test_reset_in_precopy_no_take(l1, peer):
     mark = len(l1.sh("dmesg").out)
     l1.migrate_start(params=SLOW)
     t0 = time.monotonic()
-    while l1.qmp(SRC_PORT, "query-migrate").get("status") != "active":
-        assert time.monotonic() - t0 < 120, l1.qmp(SRC_PORT, "query-migrate")
+    while l1.src.qmp("query-migrate").get("status") != "active":
+        assert time.monotonic() - t0 < 120, l1.src.qmp("query-migrate")
         time.sleep(1)
-    l1.l2_cmd("src", "rst", RESET)
-    m = l1.wait_l2_line("src", r"l2ctl: rst rc=(\d+)", timeout=120)
-    assert m.group(1) == "0", l1.l2_log("src")[-2000:]
+    l1.src.cmd("rst", RESET)
+    m = l1.src.wait_line(r"l2ctl: rst rc=(\d+)", timeout=120)
+    assert m.group(1) == "0", l1.src.log()[-2000:]
     log = l1.sh("dmesg").out[mark:]
     assert "device taken" not in log, "the device was taken before the reset:\n" + log
     # let it end: at full speed QEMU reads the fd or asks for the switch-over
-    l1.qmp(SRC_PORT, "migrate-set-parameters", **ALL_DIRTY, **{"max-bandwidth": 1 << 30})
+    l1.src.qmp("migrate-set-parameters", **ALL_DIRTY, **{"max-bandwidth": 1 << 30})
     res = l1.migrate_wait(timeout=300)
     print(f"nested: migration {migration_summary(res)}")
     log = l1.sh("dmesg").out[mark:]
@@ -39,20 +39,18 @@ def test_reset_in_precopy_no_take(l1, peer):
     assert "handed to the guest" not in log, log[-3000:]
     lm = l1.last_migrations()[l1.vf0]
     assert lm and lm["status"] == "aborted", lm
-    assert l1.l2_status(SRC_PORT) == "running"
-    assert answers(peer, tries=12) >= 3, l1.l2_log("src")[-2000:]
+    assert l1.src.status() == "running"
+    assert answers(peer, tries=12) >= 3, l1.src.log()[-2000:]
 
     # a second migration, to a fresh destination, carries the state
-    before = l1.l2_stat_now("src")
-    l1.l2_stop("dst")
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_incoming(DST_PORT)
+    before = l1.src.stat_now()
+    l1.dst.start_incoming()
     res = l1.migrate(params={**ALL_DIRTY, "max-bandwidth": 1 << 30})
     print(f"nested: second migration {migration_summary(res)}")
     assert res["status"] == "completed", res
     l1.vf_own_mac(0)
-    after = l1.wait_l2_restores("dst", restores(before) + 1)
+    after = l1.dst.wait_restores(restores(before) + 1)
     assert restores(after) == restores(before) + 1, (before, after)
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
-    assert answers(peer, tries=12) >= 3, l1.l2_log("dst")[-2000:]
+    assert answers(peer, tries=12) >= 3, l1.dst.log()[-2000:]
     l1.assert_kernels_clean("src", "dst")

@@ -20,13 +20,13 @@ def test_shadow_standby(bridged, peer):
     guest = Guest(l1, "shadow", standby=True)
     try:
         guest.boot()
-        l1.wait_l2_stat("src", "standby_adopted", timeout=120,
+        l1.src.wait_stat("standby_adopted", timeout=120,
                         pred=lambda s: int(s["standby_adopted"]) == 1)
         configure(guest, l1, peer)
         check(guest, l1, peer, "on VF0 at boot", promisc_traffic=False)
-        before = l1.wait_l2_stat("src", "tx_standby")[-1]
+        before = l1.src.wait_stat("tx_standby")[-1]
         moves(guest, peer, [(vf_nic(l1.vf1, 1), "VF0 -> VF1 (standby)")], "shadow-standby")
-        after = l1.wait_l2_stat(guest.name, "mac_deferred", timeout=60,
+        after = l1.l2(guest.name).wait_stat("mac_deferred", timeout=60,
                                 pred=lambda s: int(s["mac_deferred"]) >= 1)[-1]
         assert int(after["tx_standby"]) > int(before["tx_standby"]), \
             f"the standby sent nothing during the move: {after.line}"

@@ -11,7 +11,7 @@ again and answers the peer with its VF, a second migration completes, no
 kernel reports a problem."""
 import time
 
-from nested import (ALL_DIRTY, CLEANUP_CALLS, DST_PORT, MIG_PORT, SRC_PORT,
+from nested import (ALL_DIRTY, CLEANUP_CALLS,
                     answers, inside_reset, migration_summary)
 
 PAUSE = "pause-before-switchover"
@@ -23,10 +23,10 @@ def _caps(on: bool) -> list:
 
 def _reset_src(l1) -> int:
     """QMP system_reset of the source L2; its console's length before."""
-    boot = len(l1.l2_log("src"))
+    boot = len(l1.src.log())
     # the L2s run with -no-reboot, which makes a reset a shutdown
-    l1.qmp(SRC_PORT, "set-action", reboot="reset")
-    l1.qmp(SRC_PORT, "system_reset")
+    l1.src.qmp("set-action", reboot="reset")
+    l1.src.qmp("system_reset")
     return boot
 
 
@@ -50,17 +50,15 @@ def _void_and_clean(l1, res: dict, calls: list, mark: int, state: str) -> None:
 def _back_and_migrates(l1, peer, boot: int) -> None:
     """The L2 boots again on its VF and answers; a second migration, to a
     fresh destination, completes."""
-    l1.wait_l2_up_again("src", boot)
-    assert l1.l2_status(SRC_PORT) == "running"
-    assert answers(peer, tries=12) >= 3, l1.l2_log("src")[-2000:]
-    l1.l2_stop("dst")
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_incoming(DST_PORT)
+    l1.src.wait_up_again(boot)
+    assert l1.src.status() == "running"
+    assert answers(peer, tries=12) >= 3, l1.src.log()[-2000:]
+    l1.dst.start_incoming()
     res = l1.migrate(params=ALL_DIRTY)
     print(f"nested: second migration {migration_summary(res)}")
     assert res["status"] == "completed", res
     l1.vf_own_mac(0)
-    assert answers(peer, tries=12) >= 3, l1.l2_log("dst")[-2000:]
+    assert answers(peer, tries=12) >= 3, l1.dst.log()[-2000:]
     assert l1.last_migrations()[l1.vf0]["status"] == "ok"
     l1.assert_kernels_clean("src", "dst")
 
@@ -85,11 +83,11 @@ def test_system_reset_held_stopcopy(l1, peer):
     l1.l2_pair(peer)
     mark = len(l1.sh("dmesg").out)
     with l1.call_stacks(*CLEANUP_CALLS) as stacks:
-        l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=_caps(True))
+        l1.src.qmp("migrate-set-capabilities", capabilities=_caps(True))
         l1.migrate_start(params=ALL_DIRTY)
         t0 = time.monotonic()
-        while l1.qmp(SRC_PORT, "query-migrate").get("status") != "pre-switchover":
-            assert time.monotonic() - t0 < 300, l1.qmp(SRC_PORT, "query-migrate")
+        while l1.src.qmp("query-migrate").get("status") != "pre-switchover":
+            assert time.monotonic() - t0 < 300, l1.src.qmp("query-migrate")
             time.sleep(1)
         l1.wait_dmesg(mark, r"stop-copy state \d+ bytes", timeout=60)
         boot = _reset_src(l1)
@@ -97,9 +95,9 @@ def test_system_reset_held_stopcopy(l1, peer):
         while not any(fn == "vfio_unpin_pages" for fn, _ in stacks()):
             assert time.monotonic() - t0 < 60, "the reset never dropped the take's pin"
             time.sleep(1)
-        l1.qmp(SRC_PORT, "migrate-continue", state="pre-switchover")
+        l1.src.qmp("migrate-continue", state="pre-switchover")
         res = l1.migrate_wait(timeout=300)
         calls = stacks()
-    l1.qmp(SRC_PORT, "migrate-set-capabilities", capabilities=_caps(False))
+    l1.src.qmp("migrate-set-capabilities", capabilities=_caps(False))
     _void_and_clean(l1, res, calls, mark, "STOP_COPY")
     _back_and_migrates(l1, peer, boot)

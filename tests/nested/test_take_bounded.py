@@ -10,7 +10,7 @@ on demand."""
 import re
 import time
 
-from nested import L2_IP, SRC_PORT, restores
+from nested import L2_IP, restores
 
 HOLD_MS = 2000
 WINDOW_S = 20       # of pre-copy watched from the peer (ping every 0.5 s)
@@ -18,8 +18,7 @@ TAKEN = "device taken on the size query"
 
 
 def test_take_bounded(l1, peer):
-    l1.l2_pair(peer)
-    before = l1.l2_stat_now("src")
+    before = l1.l2_pair(peer)
     # stop-copy too large for any downtime limit, the take bounded by HOLD_MS;
     # pre-copy capped after the second take (L1.wait_taken(): QEMU's
     # unpaused loop would starve the guest whose replies are counted)
@@ -38,7 +37,7 @@ def test_take_bounded(l1, peer):
             t0 = time.time()
             time.sleep(WINDOW_S)
             t1 = time.time()
-        info = l1.qmp(SRC_PORT, "query-migrate")
+        info = l1.src.qmp("query-migrate")
         assert info["status"] == "active", info
         retaken = len(re.findall(TAKEN, l1.sh("dmesg").out[mark:])) - taken
         assert retaken >= 1, "the capped pre-copy took the device no more"
@@ -51,7 +50,7 @@ def test_take_bounded(l1, peer):
     assert res["status"] == "completed", res
     l1.vf_own_mac(0)
     # (the first line on the destination may have been read on the source)
-    after = l1.wait_l2_restores("dst", restores(before) + 1)
+    after = l1.dst.wait_restores(restores(before) + 1)
     print(f"nested: {got} replies in {WINDOW_S} s of non-converging pre-copy,"
           f" longest gap {gap:.2f} s; "
           f"{len(re.findall('given back to the guest', l1.sh('dmesg').out[mark:]))} "

@@ -14,7 +14,7 @@ import errno
 import re
 import time
 
-from nested import ALL_DIRTY, DST_PORT, MIG_PORT, SRC_PORT, answers
+from nested import ALL_DIRTY, Case, answers
 
 TAKE_MS = 1000      # the module's default bound
 TAKES = 4           # the size query's take and COMPSC_MIG_TAKE_RETRIES retries
@@ -25,9 +25,7 @@ TIMED_OUT = re.compile(r"device stays with the guest \(take (.+?)\): -110")
 
 
 def test_take_refused(l1, peer):
-    l1.l2_pair(peer)
-    l1.wait_incoming(DST_PORT)
-    before = l1.l2_stat_now("src")
+    before = l1.l2_pair(peer)
     mark = len(l1.sh("dmesg").out)
     with l1.take_timeout(TAKE_MS):
         t_served = l1.stall_reader("src", STALL_MS)
@@ -48,23 +46,16 @@ def test_take_refused(l1, peer):
 
     # the stuck reader leaves; the guest kept its device
     time.sleep(max(0, t_served + STALL_MS / 1000 + 1 - time.time()))
-    assert l1.l2_status(SRC_PORT) == "running"
-    mark_s = len(l1.l2_stats("src"))
-    assert answers(peer) >= 3, l1.l2_log("src")[-2000:]
-    mid = l1.l2_stat_since("src", mark_s)
+    assert l1.src.status() == "running"
+    mark_s = len(l1.src.stats())
+    assert answers(peer) >= 3, l1.src.log()[-2000:]
+    mid = l1.src.stat_since(mark_s)
     assert mid["compsc_restores"] == before["compsc_restores"], (before, mid)
     assert mid["compsc_resets"] == before["compsc_resets"], (before, mid)
 
-    # the refusal was this migration's: the next one takes and completes
-    l1.l2_stop("dst")
-    l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-    l1.wait_incoming(DST_PORT)
-    mark = len(l1.sh("dmesg").out)
-    res = l1.migrate(params=ALL_DIRTY)
-    assert res["status"] == "completed", res
-    assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
-    l1.vf_own_mac(0)
-    after = l1.wait_l2_restores("dst", int(before["compsc_restores"]) + 1)
-    assert after["compsc_resets"] == before["compsc_resets"], (before, after)
-    assert answers(peer) >= 3
+    # the refusal was this migration's: the next one, to a fresh
+    # destination, takes and completes
+    out = l1.run_case(peer, Case(src_up=True))
+    assert "device taken on the size query" in out.log, out.log[-3000:]
+    assert out.before["compsc_restores"] == before["compsc_restores"], (before, out.before)
     l1.assert_kernels_clean("src", "dst")

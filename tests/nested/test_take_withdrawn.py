@@ -9,7 +9,7 @@ first, the host held, drained and aborted the writer word in pages the
 guest had already given back ("withdrew its area during the take")."""
 import re
 
-from nested import (ALL_DIRTY, DST_PORT, MIG_PORT, SRC_PORT, answers)
+from nested import (ALL_DIRTY, answers)
 
 IGBVF = "/lib/compsc/drivers/igbvf/igbvf.ko"
 DELAY_MS = 8000     # look-up to claim: time for the L2 to rmmod
@@ -25,10 +25,7 @@ def test_take_withdrawn(l1, peer):
     try:
         for rnd in range(ROUNDS):
             if rnd:
-                l1.l2_stop("dst")
-                l1.l2_start("dst", l1.vf1, DST_PORT,
-                            f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-                l1.wait_incoming(DST_PORT)
+                l1.dst.start_incoming()
             one_round(l1, peer, rnd)
     finally:
         l1.vfio_fault("fault_take_delay_ms", 0)
@@ -40,12 +37,12 @@ def one_round(l1, peer, rnd):
     with l1.hold_open() as mark:
         l1.migrate_start(params=ALL_DIRTY)
         l1.wait_dmesg(mark, DELAYED)
-        l1.l2_cmd("src", f"rm{rnd}", "rmmod igbvf")
-        m = l1.wait_l2_line("src", rf"l2ctl: rm{rnd} rc=(\d+)", timeout=60)
-        assert m.group(1) == "0", l1.l2_log("src")[-2000:]
+        l1.src.cmd(f"rm{rnd}", "rmmod igbvf")
+        m = l1.src.wait_line(rf"l2ctl: rm{rnd} rc=(\d+)", timeout=60)
+        assert m.group(1) == "0", l1.src.log()[-2000:]
         assert 0 not in l1.areas(), "rmmod left the area registered"
         log = l1.wait_dmesg(mark, OUTCOME.pattern, timeout=120)
-        l1.qmp(SRC_PORT, "migrate_cancel")
+        l1.src.qmp("migrate_cancel")
         res = l1.migrate_wait(timeout=120)
     outcome = OUTCOME.search(log).group(0)
     print(f"nested: round {rnd}: host after the guest's withdrawal: {outcome}; "
@@ -54,9 +51,9 @@ def one_round(l1, peer, rnd):
     assert "withdrew its area during the take" not in log, log[-3000:]
     assert "device taken" not in log, log[-3000:]
 
-    l1.l2_cmd("src", f"ld{rnd}", f"compsc-insmod {IGBVF}")
-    m = l1.wait_l2_line("src", rf"l2ctl: ld{rnd} rc=(\d+)", timeout=120)
-    assert m.group(1) == "0", l1.l2_log("src")[-2000:]
-    l1.wait_l2_line("src", rf"l2ctl: ld{rnd} start(?:.|\n)*l2: up", timeout=120)
+    l1.src.cmd(f"ld{rnd}", f"compsc-insmod {IGBVF}")
+    m = l1.src.wait_line(rf"l2ctl: ld{rnd} rc=(\d+)", timeout=120)
+    assert m.group(1) == "0", l1.src.log()[-2000:]
+    l1.src.wait_line(rf"l2ctl: ld{rnd} start(?:.|\n)*l2: up", timeout=120)
     assert 0 in l1.areas(), "the reloaded driver registered no area"
-    assert answers(peer) >= 3, l1.l2_log("src")[-2000:]
+    assert answers(peer) >= 3, l1.src.log()[-2000:]

@@ -74,7 +74,7 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
     dst.vf_own_mac(0)
     assert dst.pf_vf_macs()[0] != vf_mac(0)
     dst.l2_start("vm", dst.vf0, SRC_PORT, f"-incoming tcp:{dst.link_ip}:{MIG_PORT}")
-    dst.wait_incoming(SRC_PORT)
+    dst.src.wait_incoming()
     held = src.vfio_debugfs(src.vf0, "pf")
     assert int(held["nr_vlans"]) > 0 and int(held["nr_mc"]) > 0, held
     with peer.ping_stream(L2_IP, interval=0.5) as ps:
@@ -82,10 +82,10 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
         res = src.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=SRC_PORT, dst_host=dst)
         t1 = time.time()
         assert res["status"] == "completed", res
-        fresh = dst.wait_l2_restores("vm", restores0 + 1)
+        fresh = dst.l2("vm").wait_restores(restores0 + 1)
         t_r, up_r = time.time(), float(fresh["up"])
         time.sleep(WATCH_S)
-        after = dst.wait_l2_stat("vm", pred=lambda s: float(s["up"]) >= up_r + WATCH_S)
+        after = dst.l2("vm").wait_stat(pred=lambda s: float(s["up"]) >= up_r + WATCH_S)
     quiet = longest_quiet(ps.trace, t_r, t_r + WATCH_S)
     print(f"nested: host{src.host}->host{dst.host}: qemu {migration_summary(res)};"
           f" peer gap {ps.trace.max_gap(t0, t1 + 10):.2f} s (ping every 0.5 s),"
@@ -97,7 +97,7 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
     check_vf0_migrated(src, dst)
     assert quiet < 4, (f"no replies from host{dst.host} after the restore ({quiet:.1f} s);"
                        f" the peer's bridge:\n" + peer.run("bridge fdb show").out[-2000:] +
-                       dst.l2_log("vm")[-2000:])
+                       dst.l2("vm").log()[-2000:])
     src.l2_stop("vm")   # the source QEMU quits, as after any completed migration
     _released(src)
     _check_traffic(peer, f"on host{dst.host}")
@@ -107,12 +107,12 @@ def _move(peer, src: L1, dst: L1, restores0: int) -> list:
 def test_two_hosts(hosts, peer):
     a, b = hosts
     a.l2_start("vm", a.vf0, SRC_PORT)
-    a.wait_l2_up("vm")
+    a.l2("vm").wait_up()
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
     peer.run(f"ip neigh replace {L2_IP} lladdr {vf_mac(0)} dev {peer.bridge} nud permanent")
     _configure(a, peer)
     _check_traffic(peer, "before the first move")
-    before = a.wait_l2_stat("vm", "compsc_restores")
+    before = a.l2("vm").wait_stat("compsc_restores")
     rx0, restores0, resets0, announces0 = (
         last_stat(before, k) for k in
         ("rx_packets", "compsc_restores", "compsc_resets", "compsc_announces"))
@@ -134,8 +134,8 @@ def _guest_alone(hosts) -> dict:
         host.l2_stop("vm")
     a.sh(f"l1_vf_mac 0 {vf_mac(0)}")
     a.l2_start("vm", a.vf0, SRC_PORT)
-    a.wait_l2_up("vm")
-    return a.l2_stat_now("vm")
+    a.l2("vm").wait_up()
+    return a.l2("vm").stat_now()
 
 
 def _refused_move(a, b, undo) -> tuple:
@@ -144,7 +144,7 @@ def _refused_move(a, b, undo) -> tuple:
     PF's VF MACs as they were before its QEMU quit."""
     try:
         b.l2_start("vm", b.vf0, SRC_PORT, f"-incoming tcp:{b.link_ip}:{MIG_PORT}")
-        b.wait_incoming(SRC_PORT)
+        b.src.wait_incoming()
         mark = len(b.sh("dmesg").out)
         res = a.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=SRC_PORT, dst_host=b)
         log = b.sh("dmesg").out[mark:]
@@ -159,9 +159,9 @@ def _stayed(a, peer, res, log, before) -> None:
     """The refused migration failed, and the guest runs on at host @a with
     its device, answering the peer, not reset."""
     assert res["status"] == "failed", res
-    assert a.l2_status(SRC_PORT) == "running"
-    assert answers(peer) >= 3, a.l2_log("vm")[-3000:]
-    after = a.l2_stat_now("vm")
+    assert a.src.status() == "running"
+    assert answers(peer) >= 3, a.l2("vm").log()[-3000:]
+    after = a.l2("vm").stat_now()
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     print(f"nested: refused at host1: {res.get('error-desc')!r}; host1's log:\n"
           + "\n".join(line for line in log.splitlines() if "compsc" in line or "igb" in line))
@@ -173,7 +173,7 @@ def test_two_hosts_refused(hosts, peer):
     switch-over, and the guest runs on at host 0 with its device."""
     a, b = hosts
     before = _guest_alone(hosts)
-    a.l2_run("vm", f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
+    a.l2("vm").run(f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
              f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && ip link set vl{GUEST_VID} up")
     b.vf_own_mac(0)
     b.fill_vlvf(b.vf1)

@@ -61,7 +61,7 @@ def _move(src: L1, dst: L1, restores0: int, vf: int) -> dict:
     assert r.rc == 0, f"virsh migrate host{src.host} -> host{dst.host}:\n{r.out}\n{r.err}"
     assert state(dst) == "running" and state(src) == "absent", (state(src), state(dst))
     assert _hostdev(dst) == dst_vf, (dst_vf, _hostdev(dst))
-    after = dst.wait_l2_restores(NAME, restores0 + 1)
+    after = dst.l2(NAME).wait_restores(restores0 + 1)
     print(f"nested: virsh migrate host{src.host} -> host{dst.host} VF{vf} ({dst_vf}): {took:.1f} s")
     return after
 
@@ -108,7 +108,7 @@ def test_virsh_migrate(hosts, peer):
     a, b = hosts
     start(a, domxml(a.vf0))
     assert answers(peer) >= 3
-    before = a.l2_stat_now(NAME)
+    before = a.l2(NAME).stat_now()
     r0 = int(before["compsc_restores"])
     t0 = time.time()
     with Streams(a, peer, SimpleNamespace(name=NAME)) as st:
@@ -124,7 +124,7 @@ def test_virsh_migrate(hosts, peer):
     for stats in (there, back):
         assert int(stats["compsc_host_restores"]) == int(stats["compsc_restores"]), stats
         assert stats["compsc_restore_msgs"] == "0" and stats["compsc_state_lost"] == "0", stats
-    now = a.l2_stat_now(NAME)
+    now = a.l2(NAME).stat_now()
     assert now["compsc_resets"] == before["compsc_resets"], (before, now)
     devices = a.sh("chroot /sysroot compsc devices").out
     print(devices)
@@ -136,12 +136,12 @@ def test_virsh_migrate_fails(hosts, peer, how):
     a, b = hosts
     if state(a) != "running":
         pytest.skip("test_virsh_migrate left no guest on host 0")
-    before = a.l2_stat_now(NAME)
+    before = a.l2(NAME).stat_now()
     why = _failed_move(a, b, kill_dst=how == "dst_killed")
     print(f"nested: virsh migrate, {how}: {why}")
     assert ("canceled by client" if how == "domjobabort" else "failed") in why, why
-    assert answers(peer) >= 3, a.l2_log(NAME)[-3000:]
-    after = a.l2_stat_now(NAME)
+    assert answers(peer) >= 3, a.l2(NAME).log()[-3000:]
+    after = a.l2(NAME).stat_now()
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert after["compsc_state_lost"] == before["compsc_state_lost"], (before, after)
 
@@ -158,7 +158,7 @@ def _pool_move(src: L1, dst: L1, restores0: int):
     vf = guest_vf(dst)
     assert vf is not None, dst.sh("ip link show $(l1_pf)").out
     assert guest_vf(src) is None, "the source's VF kept the guest's MAC"
-    after = dst.wait_l2_restores(NAME, restores0 + 1)
+    after = dst.l2(NAME).wait_restores(restores0 + 1)
     print(f"nested: virsh migrate host{src.host} -> host{dst.host}, pool VF{vf}: {took:.1f} s")
     return after, vf
 
@@ -171,16 +171,16 @@ def test_virsh_migrate_pool(hosts, peer):
     ready_destination(a)
     start(a, domxml(network=POOL))
     assert guest_vf(a) is not None, a.sh("ip link show $(l1_pf)").out
-    assert answers(peer) >= 3, a.l2_log(NAME)[-3000:]
-    before = a.l2_stat_now(NAME)
+    assert answers(peer) >= 3, a.l2(NAME).log()[-3000:]
+    before = a.l2(NAME).stat_now()
     r0 = int(before["compsc_restores"])
     there, vf_b = _pool_move(a, b, r0)
-    assert answers(peer) >= 3, b.l2_log(NAME)[-3000:]
+    assert answers(peer) >= 3, b.l2(NAME).log()[-3000:]
     back, vf_a = _pool_move(b, a, r0 + 1)
-    assert answers(peer) >= 3, a.l2_log(NAME)[-3000:]
+    assert answers(peer) >= 3, a.l2(NAME).log()[-3000:]
     check_migrated((b, (b.vf0, b.vf1)[vf_b]), (a, (a.vf0, a.vf1)[vf_a]))
     for stats in (there, back):
         assert int(stats["compsc_host_restores"]) == int(stats["compsc_restores"]), stats
         assert stats["compsc_state_lost"] == "0", stats
-    now = a.l2_stat_now(NAME)
+    now = a.l2(NAME).stat_now()
     assert now["compsc_resets"] == before["compsc_resets"], (before, now)

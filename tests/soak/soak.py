@@ -529,9 +529,9 @@ def nested_soak(n: int, out: Path) -> dict:
             at = 0
             l1.l2_start("src", l1.vf0, SRC_PORT)
             l1.l2_start("dst", l1.vf1, DST_PORT, f"-incoming tcp:127.0.0.1:{MIG_PORT}")
-            rep["l2_up_s"] = round(l1.wait_l2_up("src"), 1)
+            rep["l2_up_s"] = round(l1.src.wait_up(), 1)
             log(f"L1 up in {l1.boot_seconds:.0f} s, L2 src up {rep['l2_up_s']} s after its start")
-            first = _with(l1.wait_l2_stat("src", "compsc_restores"), "compsc_restores")
+            first = _with(l1.src.wait_stat("compsc_restores"), "compsc_restores")
             r0, z0 = int(first["compsc_restores"]), int(first["compsc_resets"])
             rx_prev = int(first.get("rx_packets", 0))
             t_loop = time.time()
@@ -554,7 +554,7 @@ def nested_soak(n: int, out: Path) -> dict:
                     _answered(ps, t_done, 120 * l1.slow, f"nested migration {i + 1}")
                     steps.mark("answered")
                     if L2_DEBUG:
-                        l1.wait_l2_stat(slots[at][0], "compsc_restores", pred=lambda s:
+                        l1.l2(slots[at][0]).wait_stat("compsc_restores", pred=lambda s:
                                         int(s["compsc_restores"]) >= r0 + i + 1)
                         steps.mark("settled")
                     if (i + 1) % RX_CHECK_EVERY == 0:
@@ -613,7 +613,7 @@ def _nested_leaks(l1, l2: str, problems: Problems, rep: dict, logs: Path) -> int
     k = 0
     scans = [("L1", l1.kmemleak_scan)]
     if L2_KMEMLEAK:
-        scans.append((f"L2 {l2}", lambda: l1.l2_kmemleak(l2)))
+        scans.append((f"L2 {l2}", lambda: l1.l2(l2).kmemleak()))
     rep["kmemleak_scanned"] = [where for where, _ in scans]
     for where, scan in scans:
         t0 = time.time()
@@ -739,7 +739,7 @@ def _answered(ps, t_done: float, timeout: float, what: str) -> None:
 def _rx_onward(l1, name: str, rx_prev: int, done: int, problems: Problems) -> int:
     """rx_packets from the newest l2stat line of the L2 @name, if one came
     since it runs there: a counter that went back is a problem."""
-    stats = [s for s in l1.l2_stats(name) if "rx_packets" in s]
+    stats = [s for s in l1.l2(name).stats() if "rx_packets" in s]
     if not stats:
         return rx_prev
     rx = int(stats[-1]["rx_packets"])
@@ -752,10 +752,10 @@ def _restores_settled(l1, name: str, want: int) -> dict:
     """The l2stat line of @name once compsc_restores reached @want (or
     the newest, if it never does: the caller counts the difference)."""
     try:
-        stats = l1.wait_l2_stat(name, "compsc_restores",
+        stats = l1.l2(name).wait_stat("compsc_restores",
                                 pred=lambda s: int(s["compsc_restores"]) >= want)
     except BenchError:
-        stats = l1.wait_l2_stat(name, "compsc_restores")
+        stats = l1.l2(name).wait_stat("compsc_restores")
     return _with(stats, "compsc_restores")
 
 
