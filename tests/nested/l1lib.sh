@@ -162,8 +162,7 @@ l1_mgmt() {
 		l1_insmod $m
 	done
 	# virtio_net probes while insmod runs: the NIC is there now or never
-	l1_nic_up "$1" "$2" || return 1
-	echo "$2" > /run/mgmt.ip
+	l1_nic_up "$1" "$2"
 }
 
 # l1_nic_up MAC IP: L1's NIC with MAC up at IP/24
@@ -173,26 +172,12 @@ l1_nic_up() {
 	ip link set "$dev" up
 }
 
-# l2_nic NAME DEV: the QEMU NIC arguments of an L2. DEV is a VF's BDF
-# (passed through to the CompSC igbvf; its BAR trapped unless L2NOMMAP=off:
-# the tests' all-dirty migrations need type1's dirty bitmap, which fails
-# on a mapped BAR; enable-migration=$L2MIG, default on), "none" (no NIC: where the
-# unplug baseline plugs one in later) or "virtio" (virtio-net on a tap in
-# br0, the paravirtual baseline).
-l2_nic() {
-	case $2 in
-	none) ;;
-	virtio)
-		l1_bridge
-		ip tuntap add dev tap-$1 mode tap 2>/dev/null
-		ip link set tap-$1 master br0 up
-		echo "-netdev tap,id=v0,ifname=tap-$1,script=no,downscript=no" \
-			"-device virtio-net-pci,netdev=v0,mac=52:54:00:12:34:99,bus=rp1,romfile="
-		;;
-	*)
-		echo "-device vfio-pci,host=$2,id=hostdev0,bus=rp1,enable-migration=${L2MIG:-on},x-no-mmap=${L2NOMMAP:-on}${VFIOOPTS:+,$VFIOOPTS}"
-		;;
-	esac
+# l2_tap NAME: the tap of the L2 NAME's virtio-net NIC, on br0 (the
+# paravirtual baseline; l2guest.py adds the NIC)
+l2_tap() {
+	l1_bridge
+	ip tuntap add dev tap-$1 mode tap 2>/dev/null
+	ip link set tap-$1 master br0 up
 }
 
 # the bridge and tap modules (nested.py L1_NET_MODULES)
@@ -285,20 +270,13 @@ l2_cmd() {
 	printf '%s\n' "$*" > /run/$name.ctl.in
 }
 
-# l2_start NAME DEV IP QMPPORT [extra qemu args]: one L2 VM in the
-# background, its QMP server on the management NIC's QMPPORT; DEV as for
-# l2_nic. L2APPEND is added to its kernel command line (l2-init reads
-# l2integ=PORT). L2VIOMMU=1: behind an emulated Intel IOMMU (created before
-# every PCI device, caching-mode for vfio) that the L2 kernel turns on
-# (intel_iommu=on).
-l2_start() {
-	name=$1 dev=$2 ip=$3 port=$4; shift 4
-	viommu= vappend=
-	if [ -n "$L2VIOMMU" ]; then
-		viommu="-device intel-iommu,caching-mode=on,intremap=off"
-		vappend=" intel_iommu=on"
-	fi
-	# a previous VM's log would satisfy wait_l2_up before QEMU truncates
+# l2_exec NAME ARGS...: the L2 NAME's QEMU in the background, with the
+# arguments l2guest.py built (qemucmd.q35() and the L2's devices): its
+# console is /run/NAME.log, its command pipe (ttyS1, l2_cmd) /run/NAME.ctl,
+# QEMU's own output /run/NAME.qemu, its pid /run/NAME.pid.
+l2_exec() {
+	name=$1; shift
+	# a previous VM's log would satisfy L2.wait_up() before QEMU truncates
 	# it; kept in /run/l2logs for the harness's last scan (nested.py)
 	mkdir -p /run/l2logs
 	# (named by L1's uptime: busybox's date has no %N, and two restarts
@@ -306,22 +284,8 @@ l2_start() {
 	read -r up _ < /proc/uptime
 	[ ! -e /run/$name.log ] || mv /run/$name.log /run/l2logs/$name.$up.log
 	rm -f /run/$name.qemu /run/$name.ctl.in /run/$name.ctl.out
-	# ttyS1: commands for the L2 (l2-init runs them; l2_cmd)
 	mkfifo /run/$name.ctl.in /run/$name.ctl.out
-	# KVM in L1 (l1_kvm) unless L2ACCEL=tcg; -cpu host gives the L2
-	# L1's CPU, SSE4.2 included (an explicit -cpu in "$@" comes later
-	# and wins)
-	accel="-accel tcg"
-	[ "${L2ACCEL:-kvm}" = tcg ] || accel="-accel kvm -cpu host"
-	$Q -M q35 $accel -m ${L2MEM:-256} -display none -nodefaults -no-reboot \
-		-kernel $S/l2/vmlinuz -initrd $S/l2/initrd.img \
-		-append "console=ttyS0 quiet panic=-1 no_timer_check l2ip=$ip$vappend${L2APPEND:+ $L2APPEND}" \
-		$viommu \
-		-device pcie-root-port,id=rp1,slot=1,chassis=1 \
-		-serial file:/run/$name.log -serial pipe:/run/$name.ctl \
-		-qmp tcp:$(cat /run/mgmt.ip):$port,server=on,wait=off \
-		$(l2_nic $name $dev) \
-		"$@" > /run/$name.qemu 2>&1 &
+	$Q "$@" > /run/$name.qemu 2>&1 &
 	echo $! > /run/$name.pid
 }
 

@@ -9,6 +9,7 @@ import shlex
 import time
 import warnings
 
+from compsc_harness import qemucmd
 from compsc_harness.vm import BenchError, vf_ip
 
 # The L2 QEMUs' QMP servers (source, destination) listen on these ports on
@@ -19,6 +20,66 @@ SRC_PORT, DST_PORT, MIG_PORT = 5551, 5552, 4444
 # Every L2's address: the guest under test answers the peer there, on
 # whichever VF and host it runs now.
 L2_IP = vf_ip(0)
+# Where L1 mounts the bench's share: the L2 kernel and initrd (l1lib.sh S)
+L1_SHARE = "/mnt/share"
+# the virtio-net baseline's MAC (l2_nic(); libvirt_nested.py's domains too)
+VIRTIO_MAC = "52:54:00:12:34:99"
+# What a test may set for one L2's start (L2.start()'s @env), and the
+# default of each: L2ACCEL "kvm" (KVM in L1, l1lib.sh l1_kvm) or "tcg";
+# L2MEM in MiB; L2APPEND, more of its kernel command line (l2-init reads
+# l2nic=, l2integ=...); L2VIOMMU=1, behind an emulated Intel IOMMU that
+# the L2 kernel turns on; for its VF (vfio-pci): L2MIG, enable-migration;
+# L2NOMMAP, x-no-mmap (its BAR trapped: type1's dirty bitmap, which the
+# all-dirty migrations need, fails on a mapped BAR); VFIOOPTS, more
+# vfio-pci properties.
+L2_VARS = {"L2ACCEL": "kvm", "L2MEM": "256", "L2APPEND": "", "L2VIOMMU": "",
+           "L2MIG": "on", "L2NOMMAP": "on", "VFIOOPTS": ""}
+
+
+def l2_vars(env: str) -> dict:
+    """@env ("L2MEM=512 L2APPEND='l2nic=dpdk'", shell words) as a dict
+    over L2_VARS's defaults; ValueError for a variable it does not know."""
+    out = dict(L2_VARS)
+    for word in shlex.split(env):
+        key, _, value = word.partition("=")
+        if key not in L2_VARS:
+            raise ValueError(f"not an L2 variable: {word!r} (L2_VARS)")
+        out[key] = value
+    return out
+
+
+def l2_nic(name: str, dev: str, v: dict) -> list:
+    """The QEMU NIC arguments of the L2 @name: @dev a VF's BDF (passed
+    through, vfio-pci), "virtio" (virtio-net on the tap l1lib.sh l2_tap
+    made, the paravirtual baseline) or "none" (no NIC: where the unplug
+    baseline plugs one in later)."""
+    if dev == "none":
+        return []
+    if dev == "virtio":
+        return ["-netdev", f"tap,id=v0,ifname=tap-{name},script=no,downscript=no",
+                "-device", f"virtio-net-pci,netdev=v0,mac={VIRTIO_MAC},bus=rp1,romfile="]
+    opts = f",{v['VFIOOPTS']}" if v["VFIOOPTS"] else ""
+    return ["-device", f"vfio-pci,host={dev},id=hostdev0,bus=rp1,"
+            f"enable-migration={v['L2MIG']},x-no-mmap={v['L2NOMMAP']}{opts}"]
+
+
+def l2_argv(name: str, dev: str, port: int, qmp_ip: str, v: dict) -> list:
+    """The L2 @name's QEMU arguments (the binary is L1's, l1lib.sh
+    l2_exec): the bench's q35 guest (qemucmd.q35()) on KVM in L1 with
+    L1's CPU (-cpu host: SSE4.2 included; a -cpu in the test's extra
+    arguments comes later and wins) or on TCG, its console on ttyS0 and
+    its command pipe on ttyS1, QMP on @qmp_ip:@port, and its NIC on @dev.
+    @v: l2_vars()."""
+    append = f"console=ttyS0 quiet panic=-1 no_timer_check l2ip={L2_IP}"
+    append += " intel_iommu=on" if v["L2VIOMMU"] else ""
+    append += f" {v['L2APPEND']}" if v["L2APPEND"] else ""
+    kvm = v["L2ACCEL"] != "tcg"
+    return qemucmd.q35(
+        accel="kvm" if kvm else "tcg", cpu="host" if kvm else None, mem=int(v["L2MEM"]),
+        kernel=f"{L1_SHARE}/l2/vmlinuz", initrd=f"{L1_SHARE}/l2/initrd.img", append=append,
+        iommu="intel-iommu,caching-mode=on,intremap=off" if v["L2VIOMMU"] else None) + [
+        "-serial", f"file:/run/{name}.log", "-serial", f"pipe:/run/{name}.ctl",
+        "-qmp", f"tcp:{qmp_ip}:{port},server=on,wait=off"] + l2_nic(name, dev, v)
 
 
 def early_boot_panic(console: str) -> bool:
@@ -80,13 +141,18 @@ class L2:
     # -- the QEMU process
     def start(self, extra: str = "", env: str = "", vf: str = None,
               port: int = None) -> "L2":
-        """Start this L2 (l1lib.sh l2_start) on @vf with QMP on @port (both
-        default to the last ones); @extra: more QEMU arguments; @env:
-        l2_start's variables (L2MEM=, L2APPEND=...)."""
+        """Start this L2 on @vf (a VF's BDF, "virtio" or "none": l2_nic())
+        with QMP on @port (both default to the last ones); @extra: more
+        QEMU arguments (shell words); @env: L2_VARS to set (shell words),
+        over the L1's own defaults (L1.l2_vars)."""
         self.vf, self.port = vf or self.vf, port or self.port
         self._args = (extra, env)
         self._rebooted = False
-        self.l1.sh(f"{env} l2_start {self.name} {self.vf} {L2_IP} {self.port} {extra}")
+        v = l2_vars(f"{self.l1.l2_vars} {env}")
+        if self.vf == "virtio":
+            self.l1.sh(f"l2_tap {self.name}")
+        argv = l2_argv(self.name, self.vf, self.port, self.l1.mgmt_ip, v) + shlex.split(extra)
+        self.l1.sh(f"l2_exec {self.name} {shlex.join(argv)}")
         return self
 
     def start_incoming(self, extra: str = "", env: str = "", to: int = MIG_PORT) -> "L2":

@@ -13,14 +13,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from compsc_harness.vm import build_id
+from l2guest import VIRTIO_MAC
 from nested import KREL, L1, L2_IP, two_hosts
 
 ROOTFS = os.environ.get("COMPSC_L1ROOT", "")
 DOMXML = Path(__file__).resolve().parents[2] / "tools/libvirt/compsc-domxml"
 NAME = "vm"
 MIG_URI_PORT = 49152
-# the virtio-net baseline's MAC (as l1lib.sh l2_nic's)
-VIRTIO_MAC = "52:54:00:12:34:99"
 # the hostdev network of each host's VFs (define_pool), and the MAC libvirt
 # gives the VF it takes from it for the guest (the one L1's setup gives VF0)
 POOL = "compsc"
@@ -55,7 +54,7 @@ def runs_packages(host: L1) -> None:
 def domxml(vf: str = "", virtio: bool = False, network: str = "") -> str:
     """compsc-domxml's domain for @vf (or, @network, a VF libvirt takes
     from that hostdev network, with GUEST_MAC), booting the L2 kernel as
-    l2_start does, its first serial port in the file the harness reads and
+    L2.start() does, its first serial port in the file the harness reads and
     its second the command pipe (l2_cmd). @virtio: the paravirtual baseline
     instead, a virtio-net NIC on L1's bridge with the PF (l1_bridge)."""
     nic = ["--network", network, "--mac", GUEST_MAC] if network else ["--vf", vf]

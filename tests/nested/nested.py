@@ -367,30 +367,31 @@ class L1(VM):
         smp = smp or int(os.environ.get("COMPSC_L1_SMP", "1"))
         self._l2s = {}                  # name: its L2 (l2())
         self.boot_panics = []           # see L2._reboot()
-        # every L2 command line and helper sees it (l1lib.sh l2_start)
-        self._env = f"export L2ACCEL={L2_ACCEL}; "
-        self._env += f"export L2MEM={L2_DEBUG_MEM}; " if bench.debug else ""
+        # under every L2's own (l2guest.L2_VARS, L2.start())
+        self.l2_vars = f"L2ACCEL={L2_ACCEL}" + (f" L2MEM={L2_DEBUG_MEM}" if bench.debug else "")
+        self.mgmt_ip = MGMT_IP          # where the L2s' QMP servers listen
         self.accel = L2_ACCEL
         self.slow = DEBUG_SLOW if bench.debug else 1
         mem += L1_DEBUG_MEM if bench.debug else 0
         super().__init__(peer=peer, name=name, mem=mem, smp=smp, append="intel_iommu=on",
                          extra_files=l1_modules(), boot_timeout=300, bench=bench, **kw)
 
-    # The L1 keeps QEMU's default CPU, as before the one-VM bench asked
-    # for SSE4.2 (DPDK there); the nested runs were measured with it.
-    CPU = None
-    # nor does it get the one-VM bench's spare root port: L1 plugs nothing
+    # L1 does not get the one-VM bench's spare root port: L1 plugs nothing
     SPARE_PORT = False
+
+    # every PCI device of L1 behind it, the VFs L1 passes to its L2s included
+    IOMMU = "intel-iommu,intremap=on,caching-mode=on"
+
+    def cpu_model(self):
+        """L1_KVM_CPU for L2s on KVM; with L2s on TCG, QEMU's default (the
+        model the TCG-in-TCG runs were measured with)."""
+        return L1_KVM_CPU if L2_ACCEL == "kvm" else None
 
     def qemu_argv(self, *a, **kw):
         argv = super().qemu_argv(*a, **kw)
-        if L2_ACCEL == "kvm":
-            argv += ["-cpu", L1_KVM_CPU]
-        i = argv.index("-display")
         fwd = ",".join(f"hostfwd=tcp:127.0.0.1:{p + self.fwd}-{MGMT_IP}:{p}"
                        for p in (SRC_PORT, DST_PORT))
-        # the IOMMU first, so every PCI device sits behind it
-        return (argv[:i] + ["-device", "intel-iommu,intremap=on,caching-mode=on"] + argv[i:] +
+        return (argv +
                 ["-virtfs", f"local,path={self._share},mount_tag=share,security_model=none,"
                  "readonly=on",
                  # restrict=on: L1 reaches nothing through it; the forwards still work
@@ -429,7 +430,7 @@ class L1(VM):
                 "-device", f"virtio-net-pci,netdev=uplink,mac={UPLINK_MAC},romfile="]
 
     def sh(self, cmd: str, timeout: float = 120, check: bool = True):
-        return self.run(f"{self._env}. /usr/sbin/l1lib.sh; {cmd}", timeout=timeout, check=check)
+        return self.run(f". /usr/sbin/l1lib.sh; {cmd}", timeout=timeout, check=check)
 
     def setup(self, vfio_params: str = "") -> tuple:
         """PF + 2 VFs (bench-setup), vfio, compsc_vfio on VF0 and VF1."""
@@ -724,7 +725,7 @@ class L1(VM):
 
     def l2_consoles(self) -> dict:
         """{file: text} of every L2 console this L1 has had: the live ones
-        (/run/NAME.log) and those l2_start replaced (/run/l2logs)."""
+        (/run/NAME.log) and those a new start replaced (/run/l2logs)."""
         names = self.sh("ls /run/*.log /run/l2logs/*.log 2>/dev/null; true").out.split()
         return {n: self.sh(f"cat {n}", check=False).out for n in names}
 

@@ -341,7 +341,7 @@ def _keep_console(guest, name: str) -> None:
     """What the harness can still see of the guest, kept as
     @name.console.log beside the reports when a move fails (the L2s and
     their logs in L1's /run go with the module's L1): every L2 console of
-    this L1, oldest first (l1lib.sh l2_start keeps a restarted QEMU's in
+    this L1, oldest first (l1lib.sh l2_exec keeps a restarted QEMU's in
     /run/l2logs: the source of the last move is there), each QEMU's own
     output, and where the guest's vCPU is (QEMU's status; vCPU samples,
     printed too: CI keeps only the output)."""

@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
+from compsc_harness import qemucmd
+
 REPO = Path(__file__).resolve().parents[2]
 RUN_ID = f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
@@ -785,6 +787,13 @@ class VM:
     CPU: Optional[str] = "qemu64,+ssse3,+sse4.1,+sse4.2,+popcnt"
     # A free PCIe root port (rp2) for hot-plugging a second NIC model.
     SPARE_PORT = True
+    # An IOMMU in front of the guest's PCI devices (qemucmd.q35()): none.
+    IOMMU: Optional[str] = None
+
+    def cpu_model(self) -> Optional[str]:
+        """The guest's CPU model (CPU, with DPDK in the image), or None
+        for QEMU's default."""
+        return self.CPU if self.CPU and self.bench.dpdk else None
 
     def qemu_argv(self, mem: int, smp: int, append: str, initrd: Path,
                   tap: Optional[str], interactive: bool) -> list[str]:
@@ -792,12 +801,9 @@ class VM:
         netdev = (f"tap,id=n0,ifname={tap},script=no,downscript=no" if tap
                   else "hubport,id=n0,hubid=0")
         kappend = "console=ttyS0 panic=-1 loglevel=7 " + append
-        argv = [
-            self.bench.qemu, "-M", "q35", "-accel", "tcg", "-m", str(mem),
-            "-smp", str(smp), "-nodefaults", "-no-reboot", "-display", "none",
-            "-kernel", str(self.bench.kernel), "-initrd", str(initrd),
-            "-append", kappend.strip(),
-            "-device", "pcie-root-port,id=rp1,slot=1,chassis=1",
+        argv = [self.bench.qemu] + qemucmd.q35(
+            accel="tcg", mem=mem, smp=smp, cpu=self.cpu_model(), iommu=self.IOMMU,
+            kernel=str(self.bench.kernel), initrd=str(initrd), append=kappend.strip()) + [
             "-netdev", netdev, "-device", "igb,bus=rp1,netdev=n0,id=pf0",
             "-device", "virtio-serial-pci,id=vser0",
             "-chardev", f"socket,id=ctl,path={self.ctl_path},server=off",
@@ -808,8 +814,6 @@ class VM:
             # empty, for a NIC hot-plugged later (test_shadow_e1000e.py);
             # after the others, so the guest numbers the PF's bus 1 as ever
             argv += ["-device", "pcie-root-port,id=rp2,slot=2,chassis=2"]
-        if self.CPU and self.bench.dpdk:
-            argv += ["-cpu", self.CPU]
         if interactive:
             argv += ["-serial", "mon:stdio"]
         else:
