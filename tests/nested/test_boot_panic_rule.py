@@ -1,4 +1,4 @@
-"""Which L2 consoles wait_l2_up() answers with a second boot: only a panic
+"""Which L2 consoles L2.wait_up() answers with a second boot: only a panic
 in start_kernel(), before l2-init ran. Needs no VM."""
 from pathlib import Path
 
