@@ -87,6 +87,12 @@ l1_libvirt() {
 	hostname host$1
 	echo host$1 > /sysroot/etc/hostname
 	chroot /sysroot /usr/sbin/virtlogd -d || return 1
+	l1_libvirtd
+}
+
+# l1_libvirtd: start libvirtd (configured by l1_libvirt) and wait until it
+# answers; it takes up the guests whose QEMU still runs
+l1_libvirtd() {
 	chroot /sysroot /usr/sbin/libvirtd -d --listen || return 1
 	i=0
 	until l1_virsh version > /dev/null 2>&1; do

@@ -17,9 +17,11 @@ stream from the peer: the TCP stream survives both moves, the guest
 restores through the host's path each time (state carried), `compsc
 devices` on both hosts shows the VF's last migration.
 
-Then `virsh domjobabort` during pre-copy, and the destination's QEMU
-killed during pre-copy: each migration fails, and the guest runs on at the
-source with its VF, answering the peer, without a reset.
+Then `virsh domjobabort` during pre-copy, the destination's QEMU killed
+during pre-copy, and the destination's libvirtd killed during pre-copy:
+each migration fails, and the guest runs on at the source with its VF,
+answering the peer, without a reset; the destination, its libvirtd
+started again, keeps no guest and gives its VFs back.
 
 Last, the same round trip with the VF from a libvirt hostdev network on
 each host (`<forward mode='hostdev'>` over the PF with `<driver
@@ -73,9 +75,17 @@ def _hostdev(host: L1) -> str:
     return "%04x:%02x:%02x.%x" % tuple(int(a[k], 16) for k in ("domain", "bus", "slot", "function"))
 
 
-def _failed_move(src: L1, dst: L1, kill_dst: bool) -> str:
-    """A migration slowed to stay in pre-copy, ended there by
-    `virsh domjobabort` on the source or by killing the destination's QEMU."""
+# How a failed move ends in pre-copy: a command on the source or the
+# destination, and what virsh's error says
+ENDS = {"domjobabort": ("src", f"l1_virsh domjobabort {NAME}", "canceled by client"),
+        "dst_killed": ("dst", "kill -9 $(pidof qemu-system-x86_64)", "failed"),
+        "dst_libvirtd_killed": ("dst", "kill -9 $(pidof libvirtd)", "")}
+
+
+def _failed_move(src: L1, dst: L1, how: str) -> str:
+    """A migration slowed to stay in pre-copy, ended there as ENDS[@how]
+    says; virsh's error."""
+    where, cmd, _ = ENDS[how]
     prepare(dst)
     result = {}
     # 1 MiB/s: pre-copy lasts minutes
@@ -87,10 +97,7 @@ def _failed_move(src: L1, dst: L1, kill_dst: bool) -> str:
             assert time.time() < deadline, "the migration never started"
             time.sleep(1)
         time.sleep(3)
-        if kill_dst:
-            dst.sh("kill -9 $(pidof qemu-system-x86_64)")
-        else:
-            src.sh(f"l1_virsh domjobabort {NAME}")
+        (src if where == "src" else dst).sh(cmd)
     finally:
         mover.join(60)
         if mover.is_alive():    # the step above failed: end the migration
@@ -131,19 +138,37 @@ def test_virsh_migrate(hosts, peer):
     assert "compsc_vfio" in devices
 
 
-@pytest.mark.parametrize("how", ["domjobabort", "dst_killed"])
+@pytest.mark.parametrize("how", list(ENDS))
 def test_virsh_migrate_fails(hosts, peer, how):
     a, b = hosts
     if state(a) != "running":
         pytest.skip("test_virsh_migrate left no guest on host 0")
     before = a.l2(NAME).stat_now()
-    why = _failed_move(a, b, kill_dst=how == "dst_killed")
+    vfs_before = b.pf_vfs()
+    why = _failed_move(a, b, how)
     print(f"nested: virsh migrate, {how}: {why}")
-    assert ("canceled by client" if how == "domjobabort" else "failed") in why, why
+    assert ENDS[how][2] in why, why
+    if how == "dst_libvirtd_killed":
+        _destination_back(b, vfs_before)
     assert answers(peer) >= 3, a.l2(NAME).log()[-3000:]
     after = a.l2(NAME).stat_now()
     assert after["compsc_resets"] == before["compsc_resets"], (before, after)
     assert after["compsc_state_lost"] == before["compsc_state_lost"], (before, after)
+
+
+def _destination_back(host: L1, vfs_before: dict) -> None:
+    """@host's libvirtd started again after it was killed mid-migration:
+    it keeps no guest (the incoming QEMU it left is gone), and its PF
+    shows its VFs as before the migration (@vfs_before, L1.pf_vfs()): the
+    configuration the pre-copy brought is gone with it."""
+    host.sh("l1_libvirtd")
+    deadline = time.time() + 120
+    while state(host) != "absent" or host.sh("pidof qemu-system-x86_64", check=False).rc == 0:
+        assert time.time() < deadline, (state(host), host.sh("ps w", check=False).out[-2000:])
+        time.sleep(2)
+    vfs = host.pf_vfs()
+    print(f"nested: host{host.host} after its libvirtd came back: VFs {vfs}")
+    assert vfs == vfs_before, (vfs_before, vfs)
 
 
 def _pool_move(src: L1, dst: L1, restores0: int):
