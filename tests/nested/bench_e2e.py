@@ -179,7 +179,7 @@ class Mode:
                 "compsc_first_xmit_us")
         try:
             stats = self.l1.l2(name).wait_stat(keys[-1], timeout=60, pred=lambda s:
-                                         int(s.get("compsc_restores", -1)) > restores)
+                                               int(s.get("compsc_restores", -1)) > restores)
         except Exception:  # noqa: BLE001 - a missing line is reported as such
             return {}
         s = [s for s in stats if int(s.get("compsc_restores", -1)) > restores][-1]
@@ -558,9 +558,9 @@ class DpdkBonding(DpdkL2, Mode):
                                 eal=self.method.vdev(self.VIRTIO_BDF),
                                 app=f"--portlist={self.method.bond}")
         self.l1.src.run(f"{launch} i=0; until grep -q 'Start automatic packet "
-                       f"forwarding' {TESTPMD_LOG}; do i=$((i + 1)); [ $i -lt 600 ] || "
-                       f"{{ tail -c 2000 {TESTPMD_LOG}; exit 1; }}; sleep 0.2; done",
-                       timeout=180)
+                        f"forwarding' {TESTPMD_LOG}; do i=$((i + 1)); [ $i -lt 600 ] || "
+                        f"{{ tail -c 2000 {TESTPMD_LOG}; exit 1; }}; sleep 0.2; done",
+                        timeout=180)
         self.peer.run(["ip", "neigh", "flush", "to", L2_IP], check=False)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError(f"{self.name}: the bond not reachable before migrating; "
@@ -625,8 +625,8 @@ class DpdkBonding(DpdkL2, Mode):
         t0 = time.time()
         steps = self.method.replug()
         out = self.l1.l2(name).run(found + BondMethod.script(steps + [self.method.config()])
-                             + f" && grep -F '{BondMethod.CONFIG_DONE}' {TESTPMD_LOG} | tail -1",
-                             timeout=300)
+                                   + f" && grep -F '{BondMethod.CONFIG_DONE}' {TESTPMD_LOG} | tail -1",
+                                   timeout=300)
         up = {m[1]: float(m[2]) for m in re.finditer(r"bond: (\w+) ([\d.]+)", out)}
         primary = str(len(steps) - 1)
         if "sent" not in up or primary not in up:

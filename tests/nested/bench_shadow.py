@@ -314,7 +314,7 @@ class Failover(TcpLoad, Mode):
         # net_failover has both: the standby and the VF QEMU plugged once
         # the guest took the standby feature
         self.l1.src.wait_stat("lowers", timeout=300,
-                             pred=lambda s: len(s["lowers"].strip(",").split(",")) >= 2)
+                              pred=lambda s: len(s["lowers"].strip(",").split(",")) >= 2)
         if self.peer.ping(L2_IP, count=20, interval=0.5).received < 3:
             raise RuntimeError("failover: L2 not reachable before migrating")
         self.start_tcp("src")

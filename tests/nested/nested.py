@@ -548,8 +548,8 @@ class L1(VM):
     def l2_pair(self, peer, src_extra: str = "", dst_extra: str = "", env: str = "") -> dict:
         """The L2 "src" on VF0, answering the peer, and "dst" on VF1 waiting
         for its migration: where most migration tests start. @src_extra,
-        @dst_extra: more QEMU arguments for each; @env: l2_start's
-        variables for both. Returns the source's l2stat line (l2_stat_now)."""
+        @dst_extra: more QEMU arguments for each; @env: L2 variables for
+        both (l2guest.L2_VARS). Returns the source's l2stat line (stat_now())."""
         self.l2_start("src", self.vf0, SRC_PORT, src_extra, env)
         self.l2_start("dst", self.vf1, DST_PORT,
                       f"-incoming tcp:127.0.0.1:{MIG_PORT} {dst_extra}".rstrip(), env)
@@ -703,12 +703,13 @@ class L1(VM):
         each timed-out take too, and the stack's transmit watchdog would
         reset the VF)."""
         # a glob for the L2's one VF: the shell expands none in a redirection
-        out = self.l2(name).run(f"{MOUNT_DEBUGFS}; "
-                          f"for f in /sys/kernel/debug/igbvf/*/compsc_stall_ms; do echo {ms} > $f; done; "
-                          "IF=$(ls /sys/class/net | grep -v '^lo$' | head -1); "
-                          "while ! dmesg | grep -q 'test hook: inside the read side for'; "
-                          "do ethtool -S \"$IF\" > /dev/null; done; "
-                          "dmesg | grep 'test hook: inside the read side for'")
+        out = self.l2(name).run(
+            f"{MOUNT_DEBUGFS}; "
+            f"for f in /sys/kernel/debug/igbvf/*/compsc_stall_ms; do echo {ms} > $f; done; "
+            "IF=$(ls /sys/class/net | grep -v '^lo$' | head -1); "
+            "while ! dmesg | grep -q 'test hook: inside the read side for'; "
+            "do ethtool -S \"$IF\" > /dev/null; done; "
+            "dmesg | grep 'test hook: inside the read side for'")
         assert "(kworker" in out, f"the hook was served by another entry than the watchdog: {out}"
         return time.time()
 
@@ -1178,10 +1179,10 @@ def configure_guest(l1: L1, name: str, peer) -> None:
     for dev in (*peer._taps, peer.bridge):
         peer.run(["ip", "link", "set", "dev", dev, "mtu", str(GUEST_MTU)])
     l1.l2(name).run(f"echo 0 > /proc/sys/net/ipv4/icmp_echo_ignore_broadcasts && "
-              f"ip link set {L2_IF} mtu {GUEST_MTU} && "
-              f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
-              f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && "
-              f"ip link set vl{GUEST_VID} up && ip addr add {GUEST_GROUP}/32 dev {L2_IF} autojoin")
+                    f"ip link set {L2_IF} mtu {GUEST_MTU} && "
+                    f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
+                    f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && "
+                    f"ip link set vl{GUEST_VID} up && ip addr add {GUEST_GROUP}/32 dev {L2_IF} autojoin")
 
 
 def guest_config_unanswered(peer) -> list:

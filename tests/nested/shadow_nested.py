@@ -381,8 +381,8 @@ def _kick_console(guest) -> str:
         # and where each of its tasks sleeps (a command stuck in the
         # kernel while others ran, 2026-11-28 23:08)
         l1.l2(guest.name).cmd("kick", 'echo "<3>l2: console kick" > /dev/kmsg; '
-                  'for p in /proc/[0-9]*; do read -r st < $p/stat; read -r w < $p/wchan; '
-                  'echo "l2task: $st wchan=$w"; done')
+                              'for p in /proc/[0-9]*; do read -r st < $p/stat; read -r w < $p/wchan; '
+                              'echo "l2task: $st wchan=$w"; done')
         time.sleep(20)
         out.append(f"=== the console after a printk:\n{l1.l2(guest.name).log()[n:][-3000:]}")
     except Exception as e:  # noqa: BLE001 (a record of what failed is the point)
@@ -497,7 +497,7 @@ def moves(guest, peer, plan: list, name: str) -> None:
         alive = st.close()
     want = int(before["lower_adopted"]) + len(plan)
     stats = l1.l2(guest.name).wait_stat("lower_adopted", timeout=60, pred=lambda s:
-                            int(s["lower_adopted"]) >= want)[-1]
+                                        int(s["lower_adopted"]) >= want)[-1]
     for r in results:
         r["gaps_at_s"] = _gaps_at(st, r)
     report(name, {"gaps_s": gaps(st, results), "ping_every_s": PING_S, "hops": results,

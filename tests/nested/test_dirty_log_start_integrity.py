@@ -66,7 +66,7 @@ def test_dirty_log_start_integrity(l1, peer):
     before = l1.l2_pair(peer)
     udp0 = _udp(l1, "src")
     l1.src.cmd("integ", f"compsc integrity recv {PORT} --hold {GO} "
-              f"--rcvbuf {RCVBUF} --idle 5 --seconds 600")
+               f"--rcvbuf {RCVBUF} --idle 5 --seconds 600")
     l1.src.run(f"until grep -q ':{PORT:04X} ' /proc/net/udp; do sleep 0.2; done")
     cli = str(Bench().build / "compsc")
     send = peer.popen([cli, "integrity", "send", L2_IP, str(PORT), "--rate", str(RATE),
@@ -74,7 +74,7 @@ def test_dirty_log_start_integrity(l1, peer):
     try:
         mark = len(l1.sh("dmesg").out)
         l1.src.run(f"{MOUNT_DEBUGFS}; for f in {HOLD}; do echo {HOLD_MS} > $f; done; "
-                  f"for f in {HOOK}; do echo {STALL_MS} > $f; done")
+                   f"for f in {HOOK}; do echo {STALL_MS} > $f; done")
         l1.migrate_start(params=FAST)
         res = l1.migrate_wait()
         log = l1.sh("dmesg").out[mark:]

@@ -22,7 +22,7 @@ def test_give_unreachable(l1, peer):
     before = l1.l2_pair(peer)
     # in the guest: it carries the value with it to the destination
     l1.src.run(f"{MOUNT_DEBUGFS}; "
-              f"for f in {HOLD_MAX}; do echo {HOLD_MAX_S * 1000} > $f; done")
+               f"for f in {HOLD_MAX}; do echo {HOLD_MAX_S * 1000} > $f; done")
     l1.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
           f"echo {FAULT_NOMAP} > {DEBUGFS}/{l1.vf1}/fault_give")
     mark = len(l1.sh("dmesg").out)
@@ -34,7 +34,7 @@ def test_give_unreachable(l1, peer):
     l1.vf_own_mac(0)
     lost = int(before["compsc_state_lost"]) + 1
     stats = l1.dst.wait_stat("compsc_state_lost", timeout=HOLD_MAX_S + 120,
-                            pred=lambda s: int(s.get("compsc_state_lost", 0)) >= lost)
+                             pred=lambda s: int(s.get("compsc_state_lost", 0)) >= lost)
     print(f"nested: the guest took its device back within {time.monotonic() - t0:.0f} s"
           " of the failed hand-over")
     after = next(s for s in stats if int(s.get("compsc_state_lost", 0)) >= lost)

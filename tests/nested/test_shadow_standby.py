@@ -21,13 +21,13 @@ def test_shadow_standby(bridged, peer):
     try:
         guest.boot()
         l1.src.wait_stat("standby_adopted", timeout=120,
-                        pred=lambda s: int(s["standby_adopted"]) == 1)
+                         pred=lambda s: int(s["standby_adopted"]) == 1)
         configure(guest, l1, peer)
         check(guest, l1, peer, "on VF0 at boot", promisc_traffic=False)
         before = l1.src.wait_stat("tx_standby")[-1]
         moves(guest, peer, [(vf_nic(l1.vf1, 1), "VF0 -> VF1 (standby)")], "shadow-standby")
         after = l1.l2(guest.name).wait_stat("mac_deferred", timeout=60,
-                                pred=lambda s: int(s["mac_deferred"]) >= 1)[-1]
+                                            pred=lambda s: int(s["mac_deferred"]) >= 1)[-1]
         assert int(after["tx_standby"]) > int(before["tx_standby"]), \
             f"the standby sent nothing during the move: {after.line}"
         assert after["standby"] != "none" and int(after["has_standby"]) == 1, after.line

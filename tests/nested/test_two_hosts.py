@@ -174,7 +174,7 @@ def test_two_hosts_refused(hosts, peer):
     a, b = hosts
     before = _guest_alone(hosts)
     a.l2("vm").run(f"ip link add link {L2_IF} name vl{GUEST_VID} type vlan id {GUEST_VID} && "
-             f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && ip link set vl{GUEST_VID} up")
+                   f"ip addr add {GUEST_VLAN_ADDR}/24 dev vl{GUEST_VID} && ip link set vl{GUEST_VID} up")
     b.vf_own_mac(0)
     b.fill_vlvf(b.vf1)
     res, log, _ = _refused_move(a, b, lambda: b.unfill_vlvf(b.vf1))

@@ -555,7 +555,7 @@ def nested_soak(n: int, out: Path) -> dict:
                     steps.mark("answered")
                     if L2_DEBUG:
                         l1.l2(slots[at][0]).wait_stat("compsc_restores", pred=lambda s:
-                                        int(s["compsc_restores"]) >= r0 + i + 1)
+                                                      int(s["compsc_restores"]) >= r0 + i + 1)
                         steps.mark("settled")
                     if (i + 1) % RX_CHECK_EVERY == 0:
                         rx_prev = _rx_onward(l1, slots[at][0], rx_prev, i + 1, problems)
@@ -753,7 +753,7 @@ def _restores_settled(l1, name: str, want: int) -> dict:
     the newest, if it never does: the caller counts the difference)."""
     try:
         stats = l1.l2(name).wait_stat("compsc_restores",
-                                pred=lambda s: int(s["compsc_restores"]) >= want)
+                                      pred=lambda s: int(s["compsc_restores"]) >= want)
     except BenchError:
         stats = l1.l2(name).wait_stat("compsc_restores")
     return _with(stats, "compsc_restores")
