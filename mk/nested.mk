@@ -50,7 +50,7 @@ $(VFIO_KO): $(KMOD_KOS) $(wildcard $(TOP)/hypervisor-glue/vfio/*)
 	mkdir -p $(@D)
 	rsync -a --delete $(KBUILD_JUNK) $(TOP)/hypervisor-glue/vfio/ $(@D)/
 	$(MAKE) -C $(KDIR) M=$(@D) COMPSC_INC=$(KMOD)/libcompsc/include \
-		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers modules
+		KBUILD_EXTRA_SYMBOLS=$(KMOD)/libcompsc/Module.symvers COMPSC_FAULTS=y modules
 
 # Upstream files come out of the pinned linux-source tarball on each build
 # (never into the repo): the top of drivers/vfio and iova_bitmap.c. The

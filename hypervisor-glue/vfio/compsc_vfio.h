@@ -17,6 +17,7 @@
 #include <compsc/compsc.h>
 #include <compsc/host.h>
 #include <compsc/precopy.h>
+#include "fault.h"
 
 #define CVF_AREA_PAGES	(COMPSC_AREA_MAX_SIZE / PAGE_SIZE + 1)
 #define CVF_ENV_MAGIC	0x56435343u	/* "CSCV": this driver's envelope */
@@ -48,15 +49,6 @@ static_assert(sizeof(struct cvf_env) == 32);
 #define CVF_DATA_MAX	(sizeof(struct cvf_env) + COMPSC_HOST_STREAM_MAX)
 #define CVF_PRE_MAX	(sizeof(struct cvf_env) + COMPSC_PRECOPY_MAX)
 
-/* fault_corrupt (test only, debugfs): which chunk gets one byte spoilt */
-#define CVF_FAULT_STATE	1
-#define CVF_FAULT_PRE	2
-
-/* fault_give (test only, debugfs): which step of the next hand-over fails */
-#define CVF_FAULT_GIVE_PF	1	/* the PF's import (-ENOSPC) */
-#define CVF_FAULT_GIVE_MAP	2	/* the area's mapping; a second one works */
-#define CVF_FAULT_GIVE_NOMAP	3	/* every mapping of the area */
-#define CVF_FAULT_GIVE_BAR	4	/* the VF's BAR (-EIO) */
 
 /* The guest's area, pinned and mapped for one migration. */
 struct cvf_area {
@@ -155,7 +147,9 @@ struct cvf_dev {
 	struct work_struct reset_work;
 	/* bounds a take made on the size query (mig.c); takes state_mutex */
 	struct delayed_work hold_work;
-	u32 fault_give;		/* CVF_FAULT_GIVE_*, debugfs; xchg, no lock */
+#ifdef CVF_FAULTS
+	u32 fault_give;		/* CVF_FAULT_GIVE_*, fault.c; xchg, no lock */
+#endif
 	/*
 	 * This VF's guest is migrating away (a save fd open, or a save made
 	 * and not come back): written as state_mutex is let go, read by the
@@ -180,10 +174,6 @@ extern unsigned int cvf_take_timeout_ms;
 extern unsigned int cvf_hold_ms;
 extern bool cvf_host_counters;
 
-/* test only, debugfs compsc_vfio/ (dirty.c) */
-extern unsigned long cvf_fault_size;
-extern u32 cvf_fault_corrupt;	/* CVF_FAULT_* */
-extern u32 cvf_fault_take_delay_ms;
 
 /* main.c */
 int cvf_init_dev(struct vfio_device *vdev);

@@ -33,19 +33,6 @@ static void (*cvf_bitmap_set)(struct iova_bitmap *bitmap, unsigned long iova,
 /* compsc_vfio/<BDF>/ per device: this logging session's counters */
 static struct dentry *cvf_debugfs;
 
-/*
- * Test only, in compsc_vfio/ (no migration runs without DMA logging, so
- * the knobs live with its directory): fault_corrupt spoils one byte of
- * the next saved state (CVF_FAULT_STATE) or pre-copy chunk
- * (CVF_FAULT_PRE); fault_size is added to the stop-copy size QEMU is
- * told, so that pre-copy does not converge; fault_take_delay_ms sleeps
- * between the take's look-up of the guest's area and its claim of it,
- * the window in which the guest may withdraw and free the area.
- */
-u32 cvf_fault_corrupt;
-unsigned long cvf_fault_size;
-u32 cvf_fault_take_delay_ms;
-
 /**
  * cvf_log_get() - resolve what DMA logging needs from the VFIO core
  *
@@ -62,11 +49,8 @@ bool cvf_log_get(void)
 		cvf_debugfs = NULL;	/* no counters, logging still works */
 		return true;
 	}
-	debugfs_create_u32("fault_corrupt", 0600, cvf_debugfs,
-			   &cvf_fault_corrupt);
-	debugfs_create_ulong("fault_size", 0600, cvf_debugfs, &cvf_fault_size);
-	debugfs_create_u32("fault_take_delay_ms", 0600, cvf_debugfs,
-			   &cvf_fault_take_delay_ms);
+	/* the test build's faults (fault.h): no migration runs without it */
+	cvf_fault_debugfs(cvf_debugfs);
 	return true;
 }
 
@@ -157,29 +141,6 @@ static int cvf_pf_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(cvf_pf);
 
 /*
- * fault_assigned (test only): mark the VF assigned, as Xen's pciback does.
- * vfio-pci does not, so a PF driver's remove normally waits in
- * pci_disable_sriov() for QEMU to release the VF; a PF with an assigned
- * VF keeps SR-IOV enabled and goes away under a VF that lives on.
- */
-static int cvf_assigned_get(void *data, u64 *val)
-{
-	*val = pci_is_dev_assigned(data);
-	return 0;
-}
-
-static int cvf_assigned_set(void *data, u64 val)
-{
-	if (val)
-		pci_set_dev_assigned(data);
-	else
-		pci_clear_dev_assigned(data);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(cvf_assigned_fops, cvf_assigned_get, cvf_assigned_set,
-			 "%llu\n");
-
-/*
  * For tests and operators: did QEMU really read the log, and how did the
  * last migration end (`compsc devices` reads "result")?
  */
@@ -197,9 +158,7 @@ void cvf_log_debugfs_add(struct cvf_dev *cvf)
 	debugfs_create_file("result", 0444, dir, cvf, &cvf_result_fops);
 	debugfs_create_file("timeline", 0444, dir, cvf, &cvf_timeline_fops);
 	debugfs_create_file("pf", 0444, dir, cvf, &cvf_pf_fops);
-	debugfs_create_u32("fault_give", 0600, dir, &cvf->fault_give);
-	debugfs_create_file_unsafe("fault_assigned", 0600, dir, cvf_pdev(cvf),
-				   &cvf_assigned_fops);
+	cvf_fault_dev_debugfs(cvf, dir);
 }
 
 void cvf_log_debugfs_del(struct cvf_dev *cvf)

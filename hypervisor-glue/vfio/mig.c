@@ -511,7 +511,7 @@ static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
 	actions = compsc_mig_size_query(cvf->mig_state, cvf_ctx(cvf));
 	if (actions & COMPSC_MIG_A_TAKE)
 		actions |= cvf_size_query_take(cvf);
-	*len = cvf_data_size(cvf) + READ_ONCE(cvf_fault_size);
+	*len = cvf_data_size(cvf) + cvf_fault_size();
 	if (actions & COMPSC_MIG_A_DEFER)
 		*len = COMPSC_MIG_SIZE_DEFER;
 	cvf_state_mutex_unlock(cvf);

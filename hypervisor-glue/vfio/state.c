@@ -5,7 +5,6 @@
  * what a destination received, hand it over (saved values into the area,
  * version bump, release, interrupt), or give it back without a bump.
  */
-#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -51,18 +50,6 @@ static int cvf_take_allowed(struct cvf_dev *cvf)
 	dev_err_ratelimited(&cvf_pdev(cvf)->dev,
 			    "migration refused: QEMU is not reading this device's DMA log, and without it DMA into guest memory since the last sync would be lost (use a VFIO core with DMA logging, and leave x-device-dirty-page-tracking on)\n");
 	return -EOPNOTSUPP;
-}
-
-/* fault_take_delay_ms (test only, debugfs): widen look-up to claim */
-static void cvf_fault_take_delay(struct cvf_dev *cvf)
-{
-	u32 ms = READ_ONCE(cvf_fault_take_delay_ms);
-
-	if (!ms)
-		return;
-	dev_warn(&cvf_pdev(cvf)->dev, "fault_take_delay_ms: %u ms between the area's look-up and the take\n",
-		 ms);
-	msleep(ms);
 }
 
 /**
@@ -218,19 +205,6 @@ void cvf_unpause(struct cvf_dev *cvf)
 
 /* ---- source: save -------------------------------------------------------- */
 
-/* fault_corrupt (test only, debugfs): spoil one byte of a @which chunk, once. */
-static void cvf_fault(struct cvf_dev *cvf, unsigned int which, u8 *buf,
-		      size_t len)
-{
-	if (READ_ONCE(cvf_fault_corrupt) != which ||
-	    len <= sizeof(struct cvf_env) + 40)
-		return;
-	WRITE_ONCE(cvf_fault_corrupt, 0);
-	buf[sizeof(struct cvf_env) + 40] ^= 0x5a;
-	dev_warn(&cvf_pdev(cvf)->dev, "fault_corrupt: %s spoilt\n",
-		 which == CVF_FAULT_PRE ? "pre-copy chunk" : "stream");
-}
-
 /* What a save needs besides the stream buffer. */
 struct cvf_save {
 	struct compsc_host_save host;
@@ -359,7 +333,7 @@ int cvf_save(struct cvf_dev *cvf, u8 **buf, size_t *len)
 	cvf->dev.stat_base = NULL;	/* s->base goes away */
 	if (ret > 0) {
 		*len = ret;
-		cvf_fault(cvf, CVF_FAULT_STATE, *buf, *len);
+		cvf_fault_corrupt(cvf, CVF_FAULT_STATE, *buf, *len);
 		ret = 0;
 	}
 out:
@@ -446,7 +420,7 @@ int cvf_save_pre(struct cvf_dev *cvf, u8 **buf, size_t *len)
 		return ret;
 	}
 	*len = ret;
-	cvf_fault(cvf, CVF_FAULT_PRE, *buf, *len);
+	cvf_fault_corrupt(cvf, CVF_FAULT_PRE, *buf, *len);
 	return 0;
 }
 
@@ -722,7 +696,7 @@ static void cvf_give_lost(struct cvf_dev *cvf, struct cvf_area *a, int err,
 		cvf_area_put(cvf, again);
 }
 
-/* fault_give (test only, debugfs): the step of this hand-over that fails */
+/* @fault: the step of this hand-over that fails (fault.h; 0 but in tests) */
 static int cvf_give_pf(struct cvf_dev *cvf, int early, u32 fault)
 {
 	if (fault == CVF_FAULT_GIVE_PF) {
@@ -757,7 +731,7 @@ static struct cvf_area *cvf_give_area(struct cvf_dev *cvf, int *early,
  */
 int cvf_give(struct cvf_dev *cvf)
 {
-	u32 fault = xchg(&cvf->fault_give, 0);
+	u32 fault = cvf_fault_give(cvf);
 	struct compsc_area_ctl *ctl;
 	bool host_cfg, whole;
 	struct cvf_area *a;

@@ -68,6 +68,13 @@ for pm in host:compsc host:compsc_vfio host:igb host:vfio guest:compsc guest:igb
 	[ "$vm" = "$KREL" ] || fail "$ko: vermagic $vm, want $KREL"
 done
 
+# The packages' compsc_vfio carries no fault injection: the tests' build
+# alone has it (hypervisor-glue/vfio/fault.h, COMPSC_FAULTS=y).
+knobs=$(strings "$(installed host compsc_vfio)" |
+	grep -E '^fault_(corrupt|size|take_delay_ms|give|assigned)$' || true)
+[ -z "$knobs" ] || fail "DKMS's compsc_vfio has the tests' fault knobs:" $knobs
+echo "deb-test: DKMS's compsc_vfio has no fault knob"
+
 [ -d "$BENCH" ] || fail "$BENCH missing (make initramfs)"
 rm -rf "$OUT"
 mkdir -p "$(dirname "$OUT")"
