@@ -38,12 +38,17 @@ fi
 # which meson picks up by itself: a second checkout's DPDK build then takes
 # seconds instead of minutes (build.sh keeps its cache in ~/.cache/compsc).
 # gawk: DPDK's devtools/checkpatches.sh (make dpdk-check) needs GNU awk.
+# The 82599 model's QEMU (mk/qemu.mk, qemu/README.md): libglib2.0-dev and
+# libpixman-1-dev beside flex, bison, ninja-build, ccache and git above;
+# its meson and pycotap come from bookworm-backports .debs unpacked into
+# the cache, not installed here.
 PKGS="build-essential make gcc clang llvm libclang-rt-14-dev python3 python3-pytest
       kmod cpio busybox-static iproute2 iperf3 iputils-ping xz-utils zstd bc bison flex
       libelf-dev libssl-dev lz4 dwarves rsync ethtool git binutils util-linux dash
       python3-matplotlib python3-jsonschema python3-pip
       python3-pytest-timeout python3-pytest-xdist libpci-dev pciutils debhelper dh-dkms dkms debootstrap lintian
-      meson ninja-build pkg-config python3-pyelftools libnuma-dev ccache gawk"
+      meson ninja-build pkg-config python3-pyelftools libnuma-dev ccache gawk
+      libglib2.0-dev libpixman-1-dev"
 
 missing=""
 for p in $PKGS; do

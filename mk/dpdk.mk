@@ -22,7 +22,7 @@ DPDK_TREE  := $(DPDK_CACHE)/tree
 DPDK_SCRIPTS := $(TOP)/drivers/dpdk/scripts
 # As for the kernel: the cache is shared by every checkout, so what decides
 # a re-fetch is content (the pin and the script), under a lock.
-DPDK_FETCH_ID := $(shell cat $(TOP)/mk/dpdk.version $(DPDK_SCRIPTS)/fetch.sh | \
+DPDK_FETCH_ID := $(shell cat $(TOP)/mk/dpdk.version $(SCRIPTS)/debsrc-fetch.sh | \
 		   sha256sum | cut -c1-12)
 DPDK_STAMP := $(DPDK_CACHE)/.unpacked-$(DPDK_FETCH_ID)
 DPDK_OUT   := $(BUILD)/dpdk
@@ -35,8 +35,8 @@ dpdk-fetch: $(DPDK_STAMP)
 $(DPDK_STAMP):
 	@mkdir -p $(DPDK_CACHE)
 	flock $(DPDK_CACHE).lock sh -c 'test -e $@ || { \
-		$(DPDK_SCRIPTS)/fetch.sh $(DPDK_CACHE) $(DPDK_PKGVER) \
-			$(DPDK_DSC_SHA256) $(DPDK_POOL) && touch $@; }'
+		$(SCRIPTS)/debsrc-fetch.sh $(DPDK_CACHE) $(DPDK_POOL) \
+			dpdk_$(DPDK_PKGVER).dsc $(DPDK_DSC_SHA256) && touch $@; }'
 
 # build.sh decides itself what is stale (a hash of the series, libcompsc
 # and the meson options; ninja for the rest), so this always runs it;

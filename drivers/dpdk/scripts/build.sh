@@ -3,7 +3,7 @@
 # next to the e1000 driver, `git am` of the series, meson + ninja.
 #
 # usage: build.sh TREE SERIES LIBCOMPSC OUT
-#   TREE       the unpacked source (fetch.sh); read only, never modified
+#   TREE       the unpacked source (scripts/debsrc-fetch.sh); read only, never modified
 #   SERIES     folder of *.patch (may hold none: stock DPDK)
 #   LIBCOMPSC  the libcompsc folder; copied to drivers/net/e1000/compsc
 #   OUT        OUT/src (the patched copy, a git repo), OUT/build (meson)

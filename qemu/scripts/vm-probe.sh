@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Boot the bench kernel under TCG on the 82599 model with Debian's stock
+# ixgbe, and check what it says: probe, MAC, link up, pings answered by a
+# stand-in peer on the other end of the netdev, TCP checksums the model
+# filled in (TX checksum offload). With IPERF=1 (root: a netns and a tap)
+# the peer is the host kernel's stack in a netns instead, and iperf3 runs
+# both ways (TSO, checksums, multi-descriptor frames).
+#
+# usage: vm-probe.sh QEMU KROOT KREL OUT
+#   QEMU   the patched qemu-system-x86_64 (make qemu)
+#   KROOT  the unpacked Debian kernel (make kernel), KREL its release
+#   OUT    where the initramfs, console.log and peer.log go
+set -euo pipefail
+
+QEMU=$1 KROOT=$2 KREL=$3 OUT=$4
+HERE=$(cd "$(dirname "$0")" && pwd)
+MAC=52:54:00:82:59:01
+mkdir -p "$OUT"
+OUT=$(realpath "$OUT")
+
+# The initramfs: busybox, ixgbe and what it depends on, an init script
+STAGE=$(mktemp -d)
+trap 'rm -rf "$STAGE"; [ -z "${PEER:-}" ] || kill "$PEER" 2>/dev/null || true' EXIT
+mkdir -p "$STAGE"/{bin,proc,sys,dev,mod}
+cp /bin/busybox "$STAGE/bin/"
+for a in sh mount insmod ip sleep dmesg poweroff nc ping; do
+	ln -s busybox "$STAGE/bin/$a"
+done
+if [ -n "${IPERF:-}" ]; then
+	for f in /usr/bin/iperf3 $(ldd /usr/bin/iperf3 | grep -oE '/[^ ]+' | sort -u); do
+		install -D "$(realpath "$f")" "$STAGE$f"
+	done
+	mkdir -p "$STAGE/tmp"
+	PEER_IP=10.0.3.1 GUEST_IP=10.0.3.2
+	TRAFFIC="/usr/bin/iperf3 -c $PEER_IP -t 8 -f m; /usr/bin/iperf3 -c $PEER_IP -t 8 -f m -R"
+else
+	PEER_IP=10.0.2.2 GUEST_IP=10.0.2.15
+	TRAFFIC="echo x | nc -w 2 $PEER_IP 9999"
+fi
+MODS=""
+add_module() {
+	local p
+	p=$(find "$KROOT/lib/modules/$KREL/kernel" -name "$1.ko*" | head -1)
+	[ -n "$p" ] || { echo "vm-probe: module $1 not found" >&2; exit 1; }
+	for d in $(modinfo -F depends "$p" | tr ',' ' '); do
+		case " $MODS " in *" $d "*) ;; *) add_module "$d" ;; esac
+	done
+	case " $MODS " in *" $1 "*) return ;; esac
+	xz -dcf "$p" > "$STAGE/mod/$1.ko"
+	MODS="$MODS $1"
+}
+add_module ixgbe
+cat > "$STAGE/init" <<INIT
+#!/bin/sh
+mount -t proc p /proc; mount -t sysfs s /sys; mount -t devtmpfs d /dev
+for m in $MODS; do insmod /mod/\$m.ko; done
+sleep 2
+ip link set eth0 up
+sleep 8
+ip addr add $GUEST_IP/24 dev eth0
+ping -c 3 -W 2 $PEER_IP
+$TRAFFIC
+echo "=== ixgbe"
+dmesg | grep ixgbe
+ip -s link show eth0
+poweroff -f
+INIT
+chmod +x "$STAGE/init"
+(cd "$STAGE" && find . | cpio -o -H newc -R 0:0 --quiet) > "$OUT/initrd.img"
+
+QEMU_ARGS=(-M q35 -accel tcg -m 512 -smp 2 -nodefaults -no-reboot
+	-display none -kernel "$KROOT/boot/vmlinuz-$KREL" -initrd "$OUT/initrd.img"
+	-append "console=ttyS0 panic=-1 quiet"
+	-device pcie-root-port,id=rp1,slot=1,chassis=1
+	-device ixgbe,bus=rp1,netdev=n0,mac=$MAC
+	-d unimp -D "$OUT/unimp.log" -serial stdio)
+if [ -n "${IPERF:-}" ]; then
+	NS=compsc-ixgbe-probe
+	ip netns del $NS 2>/dev/null || true
+	ip netns add $NS
+	trap 'rm -rf "$STAGE"; ip netns pids $NS | xargs -r kill; ip netns del $NS' EXIT
+	ip netns exec $NS ip tuntap add dev ixtap0 mode tap
+	ip netns exec $NS ip addr add $PEER_IP/24 dev ixtap0
+	ip netns exec $NS ip link set ixtap0 up
+	ip netns exec $NS iperf3 -s -D
+	timeout 300 ip netns exec $NS "$QEMU" "${QEMU_ARGS[@]}" \
+		-netdev tap,id=n0,ifname=ixtap0,script=no,downscript=no \
+		> "$OUT/console.log" 2>&1
+else
+	SOCK=$OUT/net.sock
+	rm -f "$SOCK"
+	python3 "$HERE/probe-peer.py" "$SOCK" > "$OUT/peer.log" 2>&1 &
+	PEER=$!
+	timeout 300 "$QEMU" "${QEMU_ARGS[@]}" \
+		-netdev stream,id=n0,server=on,addr.type=unix,addr.path="$SOCK" \
+		> "$OUT/console.log" 2>&1
+fi
+
+fail=0
+check() {
+	if grep -q "$2" "$OUT/$1"; then
+		echo "vm-probe: ok: $(grep -m1 "$2" "$OUT/$1" | sed 's/^\[[ 0-9.]*\] //')"
+	else
+		echo "vm-probe: FAILED: no '$2' in $OUT/$1" >&2
+		fail=1
+	fi
+}
+check console.log "ixgbe .*MAC: 2, PHY: 1"
+check console.log "ixgbe .*: $MAC"
+check console.log "NIC Link is Up 10 Gbps"
+check console.log "3 packets transmitted, 3 packets received"
+if [ -n "${IPERF:-}" ]; then
+	check console.log "Reverse mode"
+	tr -d '\r' < "$OUT/console.log" | grep -E " (sender|receiver)$" |
+		sed 's/^/vm-probe: iperf3: /'
+	[ "$(tr -d '\r' < "$OUT/console.log" | grep -c " receiver$")" = 2 ] || {
+		echo "vm-probe: FAILED: iperf3 did not finish both ways" >&2
+		fail=1
+	}
+else
+	check peer.log "tcp segment .* checksum ok"
+	if grep -q "checksum BAD" "$OUT/peer.log"; then
+		echo "vm-probe: FAILED: a bad TCP checksum reached the peer" >&2
+		fail=1
+	fi
+fi
+exit $fail
