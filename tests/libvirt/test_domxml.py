@@ -6,7 +6,7 @@
   accepts it and the generator's other outputs, and refuses broken copies;
 - it is what its generator makes today (the command is in <description>);
 - the QEMU it asks for is the nested bench's: the vfio-pci properties
-  from running tests/nested/l1lib.sh's l2_nic, its machine type, and the
+  and the machine type of tests/nested/l2guest.py's L2 command line, and the
   migration parameters of nested.ALL_DIRTY against the generator's
   `virsh migrate` command; a changed copy is caught.
 
@@ -23,12 +23,12 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from l2guest import l2_argv, l2_vars
 from nested import ALL_DIRTY
 
 REPO = Path(__file__).resolve().parents[2]
 GEN = REPO / "tools/libvirt/compsc-domxml"
 XML = REPO / "tools/libvirt/compsc-guest.xml"
-L1LIB = REPO / "tests/nested/l1lib.sh"
 
 Q = "{http://libvirt.org/schemas/domain/qemu/1.0}"
 # bookworm's 9.0 lacks <hostdev><driver model=...>, backports' 11.3 has it;
@@ -77,17 +77,16 @@ def xml_qemu(root) -> dict:
 
 
 def nested_qemu(bdf: str) -> dict:
-    """What the nested bench starts its L2 with on VF @bdf: l2_nic run in a
-    POSIX shell as L1 runs it, the machine from l2_start's QEMU line."""
-    out = run("sh", "-c", f'. "{L1LIB}"; l2_nic l2 {shlex.quote(bdf)}').stdout.split()
-    driver, *kvs = out[out.index("-device") + 1].split(",")
-    assert driver == "vfio-pci", out
-    dev = dict(kv.split("=", 1) for kv in kvs)
-    m = re.search(r"^l2_start\(\).*?\$Q -M (\S+)", L1LIB.read_text(), re.S | re.M)
+    """What the nested bench starts its L2 with on VF @bdf, by default: the
+    QEMU arguments l2guest.py builds (its vfio-pci device, its machine)."""
+    argv = l2_argv("l2", bdf, 5551, "10.0.2.15", l2_vars(""))
+    vf = next(argv[i + 1] for i, a in enumerate(argv)
+              if a == "-device" and argv[i + 1].startswith("vfio-pci,"))
+    dev = dict(kv.split("=", 1) for kv in vf.split(",")[1:])
     # id and bus are the bench's plumbing: libvirt names and places the device
     return {"host": dev.pop("host"), "props": {k: v for k, v in dev.items()
                                                if k not in ("id", "bus")},
-            "machine": m.group(1) if m else None}
+            "machine": argv[argv.index("-M") + 1]}
 
 
 def test_schema():
