@@ -14,6 +14,9 @@ COMPSC_SELFTEST_SRCS := selftest selftest_core selftest_stream
 # Paths relative to libcompsc/.
 COMPSC_VF_SRCS := $(addprefix src/,error area mbx sync replay counter ring) \
 		  kernel/vf
+# With COMPSC_FAULTS=y (the bench's builds, scripts/driver-tree.sh) the
+# helper's test hooks too (kernel/fault.h); never in the packages' builds.
+COMPSC_VF_FAULT_SRCS := kernel/vf_fault
 
 # Userspace only (never in the kernel module): the VF helper for poll-mode
 # drivers (compsc/uvf.h), in libcompsc/user/. The userspace library

@@ -57,10 +57,12 @@ $(KSTAMP):
 # (and so depend on compsc.ko at load time; guest/compsc-insmod handles that)
 # - the PF driver does. A VF driver links the guest helper in instead
 # (COMPSC_LIB, see scripts/build-driver.sh) and needs no other module.
+# The bench's builds carry libcompsc's test hooks (COMPSC_FAULTS=y,
+# libcompsc/kernel/fault.h), which the packages' builds leave out.
 HAVE_KMOD  := $(wildcard $(TOP)/libcompsc/Kbuild)
 DRIVER_ENV := $(if $(HAVE_KMOD),COMPSC_INC=$(KMOD)/libcompsc/include \
 		COMPSC_SYMVERS=$(KMOD)/libcompsc/Module.symvers) \
-	      COMPSC_LIB=$(TOP)/libcompsc
+	      COMPSC_LIB=$(TOP)/libcompsc COMPSC_FAULTS=y
 # Generic rule for a developer: any driver, any series, any output name.
 DRIVER ?=
 SERIES ?= $(TOP)/drivers/$(DRIVER)
@@ -120,7 +122,7 @@ kmod-compsc: $(KSTAMP)
 kmod-compsc-locked:
 	mkdir -p $(KMOD)/libcompsc
 	rsync -a --delete $(KBUILD_JUNK) $(TOP)/libcompsc/ $(KMOD)/libcompsc/
-	$(MAKE) -C $(KDIR) M=$(KMOD)/libcompsc modules
+	$(MAKE) -C $(KDIR) M=$(KMOD)/libcompsc COMPSC_FAULTS=y modules
 	$(foreach u,$(KMOD_BUILT),mkdir -p $(KMOD)/$(call ku_name,$u) && \
 	rsync -a --delete $(KBUILD_JUNK) $(call ku_dir,$u)/ $(KMOD)/$(call ku_name,$u)/ && \
 	$(MAKE) -C $(KDIR) M=$(KMOD)/$(call ku_name,$u) COMPSC_INC=$(KMOD)/libcompsc/include \

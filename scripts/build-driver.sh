@@ -16,6 +16,7 @@
 #                   names $(COMPSC_VF_OBJS) links the VF helper and the core
 #                   it uses (COMPSC_VF_SRCS in sources.mk) into its own
 #                   module: it then needs neither compsc.ko nor its symbols.
+#   COMPSC_FAULTS   y: with the VF helper's test hooks (driver-tree.sh)
 #
 # OUT is a small git repository laid out like the kernel tree (see
 # driver-tree.sh, which makes and builds it; the Debian packages' DKMS
@@ -38,7 +39,8 @@ series_files() {
 	return 0
 }
 COMPSC_INC=${COMPSC_INC:-} COMPSC_SYMVERS=${COMPSC_SYMVERS:-} COMPSC_LIB=${COMPSC_LIB:-}
-inputs=$( { echo "$KDIR $DRIVER $COMPSC_INC $COMPSC_SYMVERS $COMPSC_LIB"; cat "$KDIR/Module.symvers" "$0" "$TREE";
+COMPSC_FAULTS=${COMPSC_FAULTS:-}
+inputs=$( { echo "$KDIR $DRIVER $COMPSC_INC $COMPSC_SYMVERS $COMPSC_LIB $COMPSC_FAULTS"; cat "$KDIR/Module.symvers" "$0" "$TREE";
 	    [ -z "$COMPSC_LIB" ] || find "$COMPSC_LIB" -type f \( -name '*.[ch]' -o -name '*.mk' \) |
 		LC_ALL=C sort | xargs cat;
 	    [ -z "$COMPSC_SYMVERS" ] || cat "$COMPSC_SYMVERS";

@@ -24,7 +24,9 @@
 #   DIR     a driver directory made by `prepare` (or a copy of it)
 #   COMPSC_INC, COMPSC_SYMVERS  for a driver that calls compsc.ko instead
 #           (the PF): libcompsc's include dir and compsc.ko's Module.symvers
-#   The module ends up as DIR/DRIVER.ko.
+#   The module ends up as DIR/DRIVER.ko. With COMPSC_FAULTS=y in the
+#   environment (the bench's builds; never the packages') a driver that
+#   links the VF helper gets its test hooks (libcompsc/kernel/fault.h).
 #
 # usage: driver-tree.sh vf-objs COMPSC_LIB
 #   the Kbuild object list of the VF helper, relative to the driver
@@ -33,9 +35,12 @@ set -euo pipefail
 
 usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 
-# The helper's object list, relative to DIR: compsc/<src>.o for each source.
+# The helper's object list, relative to DIR: compsc/<src>.o for each source;
+# with COMPSC_FAULTS=y its test hooks as well.
 vf_objs() {
-	printf 'include %s/sources.mk\nall:;@echo $(COMPSC_VF_SRCS)\n' "$1" |
+	local srcs='$(COMPSC_VF_SRCS)'
+	[ "${COMPSC_FAULTS:-}" != y ] || srcs+=' $(COMPSC_VF_FAULT_SRCS)'
+	printf 'include %s/sources.mk\nall:;@echo %s\n' "$1" "$srcs" |
 		make -s --no-print-directory -f - | tr ' ' '\n' | sed 's|^|compsc/|; s|$|.o|' | tr '\n' ' '
 }
 
@@ -81,12 +86,13 @@ prepare() {
 
 build() {
 	local kdir=$1 dir=$2 driver=$3 inc=${4:-} symvers=${5:-}
-	local config
+	local config faults=
 	config=CONFIG_$(echo "$driver" | tr '[:lower:]' '[:upper:]')
+	[ "${COMPSC_FAULTS:-}" != y ] || faults=" -DCOMPSC_FAULTS"
 	dir=$(realpath "$dir")
 	if [ -f "$dir/compsc/sources.mk" ]; then
 		make -C "$kdir" M="$dir" "$config=m" COMPSC_VF_OBJS="$(vf_objs "$dir/compsc")" \
-			KCFLAGS="-I$dir/compsc/include -DCOMPSC_LINKED" modules
+			KCFLAGS="-I$dir/compsc/include -DCOMPSC_LINKED$faults" modules
 	else
 		make -C "$kdir" M="$dir" "$config=m" \
 			${inc:+KCFLAGS=-I$inc} ${symvers:+KBUILD_EXTRA_SYMBOLS=$symvers} modules

@@ -5,13 +5,13 @@
  * mailbox handler, which runs in atomic context.
  */
 #include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <compsc/kernel.h>
+#include "fault.h"
 
 #define COMPSC_MAX_PFS	4
 
@@ -40,23 +40,6 @@ static struct compsc_pf_entry compsc_pfs[COMPSC_MAX_PFS];
  * frees nothing a call still uses. Sleepable: the ops take RTNL.
  */
 DEFINE_STATIC_SRCU(compsc_pf_srcu);
-
-/*
- * Test only (debugfs compsc/pf_call_delay_ms): the next PF call waits this
- * long between taking the PF's ops and calling them, once, so that a test
- * can unbind the PF driver inside that window.
- */
-static u32 compsc_pf_call_delay_ms;
-
-static void compsc_pf_call_delay(struct pci_dev *vfdev)
-{
-	u32 ms = xchg(&compsc_pf_call_delay_ms, 0);
-
-	if (!ms)
-		return;
-	pci_warn(vfdev, "pf_call_delay_ms: PF call delayed %u ms\n", ms);
-	msleep(ms);
-}
 
 static struct compsc_pf_entry *compsc_pf_find_locked(struct pci_dev *pf)
 {
@@ -268,8 +251,7 @@ void compsc_registry_debugfs_init(void)
 	compsc_debugfs = debugfs_create_dir("compsc", NULL);
 	debugfs_create_file("areas", 0400, compsc_debugfs, NULL,
 			    &compsc_areas_fops);
-	debugfs_create_u32("pf_call_delay_ms", 0600, compsc_debugfs,
-			   &compsc_pf_call_delay_ms);
+	compsc_pf_fault_debugfs(compsc_debugfs);
 }
 
 void compsc_registry_debugfs_exit(void)

@@ -75,6 +75,15 @@ knobs=$(strings "$(installed host compsc_vfio)" |
 [ -z "$knobs" ] || fail "DKMS's compsc_vfio has the tests' fault knobs:" $knobs
 echo "deb-test: DKMS's compsc_vfio has no fault knob"
 
+# Nor do compsc.ko and the guest's igbvf carry libcompsc's test hooks
+# (libcompsc/kernel/fault.h): the bench builds them with COMPSC_FAULTS=y.
+hook_re='^(pf_call_delay_ms|compsc_(assert_held|stall_ms|hold_max_ms|rx_stall_ms|rx_stall_raced|rx_stall_hold_ms))$'
+for pm in host:compsc guest:igbvf; do
+	knobs=$(strings "$(installed "${pm%:*}" "${pm#*:}")" | grep -E "$hook_re" || true)
+	[ -z "$knobs" ] || fail "DKMS's ${pm#*:} has the tests' hooks:" $knobs
+done
+echo "deb-test: DKMS's compsc.ko and igbvf have no test hook"
+
 [ -d "$BENCH" ] || fail "$BENCH missing (make initramfs)"
 rm -rf "$OUT"
 mkdir -p "$(dirname "$OUT")"

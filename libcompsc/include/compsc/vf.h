@@ -249,6 +249,7 @@ enum {
  *	(compsc_reader_hold_bound(), bounded by @hold_max_ms)
  * @hold_max_ms: that bound, COMPSC_HOLD_MAX_MS unless a test shortened it
  *	(debugfs)
+ * The test hooks, only with COMPSC_FAULTS (kernel/fault.h):
  * @stall_ms: test hook (debugfs): the next process-context entry without
  *	RTNL held stays inside the read side this long; xchg, no lock
  * @rx_stall_ms: test hook (debugfs): a receive poll that reads the
@@ -314,12 +315,14 @@ struct compsc_vf {
 	u64 announces;
 	struct compsc_hold_watch hold;
 	u32 hold_max_ms;
+#ifdef COMPSC_FAULTS
 	u32 stall_ms;
 	u32 rx_stall_ms;
 	u32 rx_stall_raced;
 	u32 rx_stall_hold_ms;
 	bool assert_held;
 	struct dentry *debugfs;
+#endif
 	u64 rx_dropped;
 	unsigned long cfg;
 	u8 mac_applied[ETH_ALEN];
@@ -378,11 +381,16 @@ static inline struct compsc_vf *compsc_vf_of(struct net_device *netdev)
 
 /* ---------------------------------------------------------------- read side */
 
+#ifdef COMPSC_FAULTS
 /**
  * compsc_vf_assert_held() - with debugfs compsc_assert_held set, warn on
  * device access while no reader of the device is inside the read side.
+ * A test hook: empty without COMPSC_FAULTS (kernel/fault.h).
  */
 void compsc_vf_assert_held(struct compsc_vf *vf);
+#else
+static inline void compsc_vf_assert_held(struct compsc_vf *vf) {}
+#endif
 
 bool __compsc_vf_tryenter_slow(struct compsc_vf *vf, int ret);
 
@@ -573,7 +581,12 @@ bool compsc_vf_stats_update(struct compsc_vf *vf);
 
 /* ---------------------------------------------------------------- dirty pages */
 
+/* A test hook (debugfs compsc_rx_stall_ms), empty without COMPSC_FAULTS */
+#ifdef COMPSC_FAULTS
 void compsc_vf_rx_stall(struct compsc_vf *vf, bool logging);
+#else
+static inline void compsc_vf_rx_stall(struct compsc_vf *vf, bool logging) {}
+#endif
 
 /*
  * Is the host logging dirty pages? Then DMA-written pages must be marked.
@@ -587,8 +600,7 @@ static inline bool compsc_vf_dirty_logging(struct compsc_vf *vf)
 	if (likely(!vf))
 		return false;
 	on = le32_to_cpu(READ_ONCE(vf->reader.ctl->flags)) & COMPSC_F_DIRTY_LOG;
-	if (unlikely(READ_ONCE(vf->rx_stall_ms)))
-		compsc_vf_rx_stall(vf, on);
+	compsc_vf_rx_stall(vf, on);
 	return on;
 }
 
