@@ -105,7 +105,7 @@ $TRAFFIC
 echo "=== ixgbe"
 dmesg | grep ixgbe
 ip -s link show $DEV
-[ ! -x /sbin/ip2 ] || /sbin/ip2 link show eth0
+[ ! -x /sbin/ip2 ] || /sbin/ip2 -s link show eth0
 ${LOOP:-}
 poweroff -f
 INIT
