@@ -4,9 +4,10 @@
 #   make qemu        copy it, apply qemu/patches (series order), build
 #                    qemu-system-x86_64 (x86_64-softmmu only) and qos-test,
 #                    cached in $(QEMU_OUT) by the hash of the series
-#   make qemu-test   the model's qtests (tests/qtest/ixgbe-test.c in the
-#                    series) against that build
+#   make qemu-test   the model's qtests (tests/qtest/ixgbe-test.c and
+#                    ixgbe-sriov-test.c in the series) against that build
 #   make qemu-vm-probe  Debian's stock ixgbe on the model in a TCG guest
+#                    (VF=1: through a VF, with Debian's stock ixgbevf)
 #
 # Debian's qemu-system-x86 stays the QEMU of every other target; only the
 # 82599 tests run $(QEMU_BIN). QEMU_CACHE and QEMU_JOBS can be overridden.
@@ -49,15 +50,19 @@ $(QEMU_BIN): $(QEMU_STAMP)
 		$(TOP)/qemu/scripts/build.sh $(QEMU_TREE) $(QEMU_SERIES) \
 		$(QEMU_SRC)/tools $(QEMU_OUT)
 
-# qos-test runs every libqos test it knows; -p keeps the 82599's.
+# qos-test runs every libqos test it knows; -p keeps the 82599's.  The
+# SR-IOV tests are their own binary: they need q35's ECAM.
 QEMU_QTEST_PATH := /x86_64/pc/i440FX-pcihost/pci-bus-pc/pci-bus/ixgbe/ixgbe-tests
 qemu-test: $(QEMU_BIN)
 	QTEST_QEMU_BINARY=$(QEMU_BIN) $(QEMU_OUT)/qos-test -p $(QEMU_QTEST_PATH)
+	QTEST_QEMU_BINARY=$(QEMU_BIN) $(QEMU_OUT)/ixgbe-sriov-test
 
 # Debian's stock ixgbe on the model in a TCG guest (about 25 s; not in
 # make test): probe, MAC, link up, pings and TX checksum offload.
 # IPERF=1 (about 45 s, root): iperf3 both ways against the host's stack
-# in a netns, through a tap.
+# in a netns, through a tap.  VF=1 (about 40 s): the same through VF 0
+# (sriov_numvfs, a MAC from the PF, Debian's ixgbevf), then the VF pings
+# the PF through the model's internal switch.
 .PHONY: qemu-vm-probe
 qemu-vm-probe: $(QEMU_BIN) $(KSTAMP)
 	$(TOP)/qemu/scripts/vm-probe.sh $(QEMU_BIN) $(KROOT) $(KREL) $(BUILD)/qemu-probe

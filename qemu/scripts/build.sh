@@ -32,7 +32,8 @@ CONFIGURE=(
 	--firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
 )
 
-[ -x "$OUT/qemu-system-x86_64" ] && [ -x "$OUT/qos-test" ] && exit 0
+[ -x "$OUT/qemu-system-x86_64" ] && [ -x "$OUT/qos-test" ] &&
+	[ -x "$OUT/ixgbe-sriov-test" ] && exit 0
 
 missing=""
 for t in ninja:ninja-build flex:flex bison:bison git:git ccache:ccache \
@@ -78,7 +79,8 @@ mkdir -p "$B"
 	exit 1
 }
 echo "$TOOLS_PY" > "$(echo "$B"/pyvenv/lib/python3*/site-packages)/compsc-tools.pth"
-ninja -C "$B" -j "$JOBS" qemu-system-x86_64 tests/qtest/qos-test
+ninja -C "$B" -j "$JOBS" qemu-system-x86_64 tests/qtest/qos-test \
+	tests/qtest/ixgbe-sriov-test
 # Run from its build tree, QEMU looks for firmware in qemu-bundle/ only:
 # there, the configured firmware path leads to Debian's.
 for d in usr/share/qemu usr/share/seabios usr/lib/ipxe/qemu; do
@@ -87,4 +89,5 @@ for d in usr/share/qemu usr/share/seabios usr/lib/ipxe/qemu; do
 done
 ln -sf build/qemu-system-x86_64 "$OUT/qemu-system-x86_64"
 ln -sf build/tests/qtest/qos-test "$OUT/qos-test"
+ln -sf build/tests/qtest/ixgbe-sriov-test "$OUT/ixgbe-sriov-test"
 echo "qemu-build: $OUT/qemu-system-x86_64"

@@ -4,7 +4,9 @@
 # stand-in peer on the other end of the netdev, TCP checksums the model
 # filled in (TX checksum offload). With IPERF=1 (root: a netns and a tap)
 # the peer is the host kernel's stack in a netns instead, and iperf3 runs
-# both ways (TSO, checksums, multi-descriptor frames).
+# both ways (TSO, checksums, multi-descriptor frames). With VF=1 the
+# traffic goes through a VF instead: the PF's ixgbe enables two VFs
+# (sriov_numvfs), gives VF 0 a MAC, and Debian's stock ixgbevf drives it.
 #
 # usage: vm-probe.sh QEMU KROOT KREL OUT
 #   QEMU   the patched qemu-system-x86_64 (make qemu)
@@ -15,6 +17,7 @@ set -euo pipefail
 QEMU=$1 KROOT=$2 KREL=$3 OUT=$4
 HERE=$(cd "$(dirname "$0")" && pwd)
 MAC=52:54:00:82:59:01
+VFMAC=52:54:00:82:59:10
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 
@@ -26,6 +29,13 @@ cp /bin/busybox "$STAGE/bin/"
 for a in sh mount insmod ip sleep dmesg poweroff nc ping; do
 	ln -s busybox "$STAGE/bin/$a"
 done
+# install_bin BIN DEST: BIN as DEST, the libraries it needs where they are
+install_bin() {
+	install -D "$(realpath "$1")" "$STAGE$2"
+	for f in $(ldd "$1" | grep -oE '/[^ ]+' | sort -u); do
+		install -D "$(realpath "$f")" "$STAGE$f"
+	done
+}
 if [ -n "${IPERF:-}" ]; then
 	for f in /usr/bin/iperf3 $(ldd /usr/bin/iperf3 | grep -oE '/[^ ]+' | sort -u); do
 		install -D "$(realpath "$f")" "$STAGE$f"
@@ -50,19 +60,53 @@ add_module() {
 	MODS="$MODS $1"
 }
 add_module ixgbe
+DEV=eth0
+if [ -n "${VF:-}" ]; then
+	# iproute2's ip for "ip link set eth0 vf 0 mac", which busybox lacks
+	install_bin "$(command -v ip)" /sbin/ip2
+	PFMODS=$MODS
+	add_module ixgbevf
+	DEV=eth1
+	SETUP="ip link set eth0 up
+sleep 8
+echo 2 > /sys/class/net/eth0/device/sriov_numvfs
+for d in /sys/bus/pci/devices/*; do echo \"pci \$(basename \$d) \$(cat \$d/vendor):\$(cat \$d/device)\"; done
+/sbin/ip2 link set eth0 vf 0 mac $VFMAC
+insmod /mod/ixgbevf.ko
+sleep 3
+ip link set eth1 up"
+	# Then the VF, alone in a netns, pings the PF: the model's switch
+	# (PFDTXGSWC) loops those frames between the pools, off the wire
+	PF_IP=${GUEST_IP%.*}.14
+	LOOP="echo '=== VF to PF'
+ip addr add $PF_IP/24 dev eth0
+mkdir -p /run/netns
+/sbin/ip2 netns add vf
+/sbin/ip2 link set eth1 netns vf
+/sbin/ip2 -n vf link set eth1 up
+/sbin/ip2 -n vf addr add $GUEST_IP/24 dev eth1
+sleep 5
+/sbin/ip2 netns exec vf ping -c 3 -W 2 $PF_IP
+/sbin/ip2 -n vf -s link show eth1"
+	MODS=$PFMODS
+else
+	SETUP="ip link set eth0 up"
+fi
 cat > "$STAGE/init" <<INIT
 #!/bin/sh
 mount -t proc p /proc; mount -t sysfs s /sys; mount -t devtmpfs d /dev
 for m in $MODS; do insmod /mod/\$m.ko; done
 sleep 2
-ip link set eth0 up
+$SETUP
 sleep 8
-ip addr add $GUEST_IP/24 dev eth0
+ip addr add $GUEST_IP/24 dev $DEV
 ping -c 3 -W 2 $PEER_IP
 $TRAFFIC
 echo "=== ixgbe"
 dmesg | grep ixgbe
-ip -s link show eth0
+ip -s link show $DEV
+[ ! -x /sbin/ip2 ] || /sbin/ip2 -s link show eth0
+${LOOP:-}
 poweroff -f
 INIT
 chmod +x "$STAGE/init"
@@ -108,6 +152,19 @@ check() {
 check console.log "ixgbe .*MAC: 2, PHY: 1"
 check console.log "ixgbe .*: $MAC"
 check console.log "NIC Link is Up 10 Gbps"
+if [ -n "${VF:-}" ]; then
+	check console.log "pci .* 0x8086:0x10ed"
+	check console.log "ixgbevf .*: $VFMAC"
+	check console.log "ixgbevf .*NIC Link is Up"
+	check console.log "vf 0 .*link/ether $VFMAC"
+	if [ "$(grep -c "3 packets transmitted, 3 packets received" \
+		"$OUT/console.log")" = 2 ]; then
+		echo "vm-probe: ok: the VF's pings to the PF answered (internal switch)"
+	else
+		echo "vm-probe: FAILED: the VF's pings to the PF were not answered" >&2
+		fail=1
+	fi
+fi
 check console.log "3 packets transmitted, 3 packets received"
 if [ -n "${IPERF:-}" ]; then
 	check console.log "Reverse mode"
