@@ -155,12 +155,15 @@ class L2:
         self.l1.sh(f"l2_exec {self.name} {shlex.join(argv)}")
         return self
 
-    def start_incoming(self, extra: str = "", env: str = "", to: int = MIG_PORT) -> "L2":
+    def start_incoming(self, extra: str = "", env: str = "", to: int = MIG_PORT,
+                       wait: bool = True, vf: str = None, port: int = None) -> "L2":
         """A fresh QEMU for this L2 (the one running stopped first), waiting
-        for a migration on 127.0.0.1:@to (start())."""
+        for a migration on 127.0.0.1:@to (start(), with @vf and @port);
+        with @wait False, returns before it listens (wait_incoming())."""
         self.stop()
-        self.start(f"-incoming tcp:127.0.0.1:{to} {extra}".rstrip(), env)
-        self.wait_incoming()
+        self.start(f"-incoming tcp:127.0.0.1:{to} {extra}".rstrip(), env, vf=vf, port=port)
+        if wait:
+            self.wait_incoming()
         return self
 
     def stop(self) -> None:

@@ -551,8 +551,8 @@ class L1(VM):
         @dst_extra: more QEMU arguments for each; @env: L2 variables for
         both (l2guest.L2_VARS). Returns the source's l2stat line (stat_now())."""
         self.l2_start("src", self.vf0, SRC_PORT, src_extra, env)
-        self.l2_start("dst", self.vf1, DST_PORT,
-                      f"-incoming tcp:127.0.0.1:{MIG_PORT} {dst_extra}".rstrip(), env)
+        # both boot at once: the destination is waited for last
+        self.dst.start_incoming(dst_extra, env, wait=False, vf=self.vf1, port=DST_PORT)
         self.src.wait_up()
         assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3
         self.dst.wait_incoming()
