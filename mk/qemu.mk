@@ -68,9 +68,10 @@ qemu-test: $(QEMU_BIN)
 # about 45 s): the same with compsc.ko and the project's ixgbe and ixgbevf
 # (make drivers), and the VF's CompSC area registered with the PF.
 .PHONY: qemu-vm-probe
-qemu-vm-probe: $(QEMU_BIN) $(KSTAMP) $(if $(COMPSC),kmod-compsc vendor-drivers)
-	$(if $(COMPSC),COMPSC="$(KMOD)/libcompsc/compsc.ko $(BUILD)/drivers/ixgbe/ixgbe.ko \
-		$(BUILD)/drivers/ixgbevf/ixgbevf.ko") \
+QEMU_PROBE_KOS := $(KMOD)/libcompsc/compsc.ko $(BUILD)/drivers/ixgbe/ixgbe.ko \
+		  $(BUILD)/drivers/ixgbevf/ixgbevf.ko
+qemu-vm-probe: $(QEMU_BIN) $(KSTAMP) $(if $(COMPSC),$(QEMU_PROBE_KOS))
+	$(if $(COMPSC),COMPSC="$(QEMU_PROBE_KOS)") \
 	$(TOP)/qemu/scripts/vm-probe.sh $(QEMU_BIN) $(KROOT) $(KREL) $(BUILD)/qemu-probe
 
 # Where the build is (for a QEMU command line by hand: README.md there)

@@ -124,6 +124,7 @@ ping -c 3 -W 2 $PEER_IP
 $TRAFFIC
 echo "=== ixgbe"
 dmesg | grep -i -e ixgbe -e compsc
+dmesg | grep -A3 -e 'WARNING:' -e 'BUG:' -e 'Call Trace' | sed 's/^/splat: /'
 ip -s link show $DEV
 [ ! -x /sbin/ip2 ] || /sbin/ip2 -s link show eth0
 ${LOOP:-}
@@ -192,6 +193,10 @@ if [ -n "${COMPSC:-}" ]; then
 	check console.log "compsc_mode: 1"
 fi
 check console.log "3 packets transmitted, 3 packets received"
+if grep -q "^splat: " "$OUT/console.log"; then
+	echo "vm-probe: FAILED: a kernel warning or BUG in the guest (splat: in console.log)" >&2
+	fail=1
+fi
 if [ -n "${IPERF:-}" ]; then
 	check console.log "Reverse mode"
 	tr -d '\r' < "$OUT/console.log" | grep -E " (sender|receiver)$" |
