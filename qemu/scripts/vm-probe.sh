@@ -30,7 +30,7 @@ STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"; [ -z "${PEER:-}" ] || kill "$PEER" 2>/dev/null || true' EXIT
 mkdir -p "$STAGE"/{bin,proc,sys,dev,mod}
 cp /bin/busybox "$STAGE/bin/"
-for a in sh mount insmod ip sleep dmesg poweroff nc ping; do
+for a in sh mount insmod rmmod ip sleep dmesg poweroff nc ping; do
 	ln -s busybox "$STAGE/bin/$a"
 done
 # install_bin BIN DEST: BIN as DEST, the libraries it needs where they are
@@ -107,7 +107,10 @@ sleep 5
 mount -t debugfs none /sys/kernel/debug
 echo \"compsc areas: \$(cat /sys/kernel/debug/compsc/areas)\"
 /sbin/ethtool -S eth1 | grep compsc_
-$LOOP"
+$LOOP
+rmmod ixgbevf
+echo \"compsc areas after rmmod: \$(grep -c . /sys/kernel/debug/compsc/areas)\"
+dmesg | grep -i 'compsc.*leaking'"
 	fi
 else
 	SETUP="ip link set eth0 up"
@@ -191,6 +194,8 @@ if [ -n "${COMPSC:-}" ]; then
 	check console.log "ixgbevf .*CompSC: shared area of [0-9]* bytes registered"
 	check console.log "compsc areas: [0-9a-f:.]* 0 0x[0-9a-f]* [1-9]"
 	check console.log "compsc_mode: 1"
+	# ixgbevf's remove withdraws both VFs' areas through the mailbox
+	check console.log "compsc areas after rmmod: 0"
 fi
 check console.log "3 packets transmitted, 3 packets received"
 if grep -q "^splat: " "$OUT/console.log"; then
