@@ -7,7 +7,9 @@
 #   make qemu-test   the model's qtests (tests/qtest/ixgbe-test.c and
 #                    ixgbe-sriov-test.c in the series) against that build
 #   make qemu-vm-probe  Debian's stock ixgbe on the model in a TCG guest
-#                    (VF=1: through a VF, with Debian's stock ixgbevf)
+#                    (VF=1: through a VF, with Debian's stock ixgbevf;
+#                    COMPSC=1: through a VF with compsc.ko and the
+#                    project's ixgbe and ixgbevf, the CompSC area registered)
 #
 # Debian's qemu-system-x86 stays the QEMU of every other target; only the
 # 82599 tests run $(QEMU_BIN). QEMU_CACHE and QEMU_JOBS can be overridden.
@@ -62,9 +64,14 @@ qemu-test: $(QEMU_BIN)
 # IPERF=1 (about 45 s, root): iperf3 both ways against the host's stack
 # in a netns, through a tap.  VF=1 (about 40 s): the same through VF 0
 # (sriov_numvfs, a MAC from the PF, Debian's ixgbevf), then the VF pings
-# the PF through the model's internal switch.
+# the PF through the model's internal switch.  COMPSC=1 (implies VF=1,
+# about 45 s): the same with compsc.ko and the project's ixgbe and ixgbevf
+# (make drivers), and the VF's CompSC area registered with the PF.
 .PHONY: qemu-vm-probe
-qemu-vm-probe: $(QEMU_BIN) $(KSTAMP)
+QEMU_PROBE_KOS := $(KMOD)/libcompsc/compsc.ko $(BUILD)/drivers/ixgbe/ixgbe.ko \
+		  $(BUILD)/drivers/ixgbevf/ixgbevf.ko
+qemu-vm-probe: $(QEMU_BIN) $(KSTAMP) $(if $(COMPSC),$(QEMU_PROBE_KOS))
+	$(if $(COMPSC),COMPSC="$(QEMU_PROBE_KOS)") \
 	$(TOP)/qemu/scripts/vm-probe.sh $(QEMU_BIN) $(KROOT) $(KREL) $(BUILD)/qemu-probe
 
 # Where the build is (for a QEMU command line by hand: README.md there)

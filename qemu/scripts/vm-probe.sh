@@ -7,6 +7,9 @@
 # both ways (TSO, checksums, multi-descriptor frames). With VF=1 the
 # traffic goes through a VF instead: the PF's ixgbe enables two VFs
 # (sriov_numvfs), gives VF 0 a MAC, and Debian's stock ixgbevf drives it.
+# With COMPSC="compsc.ko ixgbe.ko ixgbevf.ko" (implies VF=1) the project's
+# modules replace Debian's: the VF registers its CompSC area with the PF,
+# compsc.ko's debugfs lists it, ethtool -S shows the compsc_* counters.
 #
 # usage: vm-probe.sh QEMU KROOT KREL OUT
 #   QEMU   the patched qemu-system-x86_64 (make qemu)
@@ -15,6 +18,7 @@
 set -euo pipefail
 
 QEMU=$1 KROOT=$2 KREL=$3 OUT=$4
+[ -z "${COMPSC:-}" ] || VF=1
 HERE=$(cd "$(dirname "$0")" && pwd)
 MAC=52:54:00:82:59:01
 VFMAC=52:54:00:82:59:10
@@ -26,7 +30,7 @@ STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"; [ -z "${PEER:-}" ] || kill "$PEER" 2>/dev/null || true' EXIT
 mkdir -p "$STAGE"/{bin,proc,sys,dev,mod}
 cp /bin/busybox "$STAGE/bin/"
-for a in sh mount insmod ip sleep dmesg poweroff nc ping; do
+for a in sh mount insmod rmmod ip sleep dmesg poweroff nc ping; do
 	ln -s busybox "$STAGE/bin/$a"
 done
 # install_bin BIN DEST: BIN as DEST, the libraries it needs where they are
@@ -48,9 +52,15 @@ else
 	TRAFFIC="echo x | nc -w 2 $PEER_IP 9999"
 fi
 MODS=""
+# The project's modules by name (COMPSC): they replace Debian's
+declare -A OWN=()
+for ko in ${COMPSC:-}; do
+	[ -f "$ko" ] || { echo "vm-probe: $ko not built (make drivers)" >&2; exit 1; }
+	OWN[$(basename "$ko" .ko)]=$ko
+done
 add_module() {
 	local p
-	p=$(find "$KROOT/lib/modules/$KREL/kernel" -name "$1.ko*" | head -1)
+	p=${OWN[$1]:-$(find "$KROOT/lib/modules/$KREL/kernel" -name "$1.ko*" | head -1)}
 	[ -n "$p" ] || { echo "vm-probe: module $1 not found" >&2; exit 1; }
 	for d in $(modinfo -F depends "$p" | tr ',' ' '); do
 		case " $MODS " in *" $d "*) ;; *) add_module "$d" ;; esac
@@ -59,6 +69,8 @@ add_module() {
 	xz -dcf "$p" > "$STAGE/mod/$1.ko"
 	MODS="$MODS $1"
 }
+# compsc.ko's libcrc32c needs a crc32c (a softdep; no modprobe here)
+[ -z "${COMPSC:-}" ] || add_module crc32c_generic
 add_module ixgbe
 DEV=eth0
 if [ -n "${VF:-}" ]; then
@@ -89,6 +101,17 @@ sleep 5
 /sbin/ip2 netns exec vf ping -c 3 -W 2 $PF_IP
 /sbin/ip2 -n vf -s link show eth1"
 	MODS=$PFMODS
+	if [ -n "${COMPSC:-}" ]; then
+		install_bin "$(command -v ethtool)" /sbin/ethtool
+		LOOP="echo '=== CompSC'
+mount -t debugfs none /sys/kernel/debug
+echo \"compsc areas: \$(cat /sys/kernel/debug/compsc/areas)\"
+/sbin/ethtool -S eth1 | grep compsc_
+$LOOP
+rmmod ixgbevf
+echo \"compsc areas after rmmod: \$(grep -c . /sys/kernel/debug/compsc/areas)\"
+dmesg | grep -i 'compsc.*leaking'"
+	fi
 else
 	SETUP="ip link set eth0 up"
 fi
@@ -103,7 +126,8 @@ ip addr add $GUEST_IP/24 dev $DEV
 ping -c 3 -W 2 $PEER_IP
 $TRAFFIC
 echo "=== ixgbe"
-dmesg | grep ixgbe
+dmesg | grep -i -e ixgbe -e compsc
+dmesg | grep -A3 -e 'WARNING:' -e 'BUG:' -e 'Call Trace' | sed 's/^/splat: /'
 ip -s link show $DEV
 [ ! -x /sbin/ip2 ] || /sbin/ip2 -s link show eth0
 ${LOOP:-}
@@ -165,7 +189,19 @@ if [ -n "${VF:-}" ]; then
 		fail=1
 	fi
 fi
+if [ -n "${COMPSC:-}" ]; then
+	check console.log "ixgbe .*VF Reset msg received from vf 0"
+	check console.log "ixgbevf .*CompSC: shared area of [0-9]* bytes registered"
+	check console.log "compsc areas: [0-9a-f:.]* 0 0x[0-9a-f]* [1-9]"
+	check console.log "compsc_mode: 1"
+	# ixgbevf's remove withdraws both VFs' areas through the mailbox
+	check console.log "compsc areas after rmmod: 0"
+fi
 check console.log "3 packets transmitted, 3 packets received"
+if grep -q "^splat: " "$OUT/console.log"; then
+	echo "vm-probe: FAILED: a kernel warning or BUG in the guest (splat: in console.log)" >&2
+	fail=1
+fi
 if [ -n "${IPERF:-}" ]; then
 	check console.log "Reverse mode"
 	tr -d '\r' < "$OUT/console.log" | grep -E " (sender|receiver)$" |
