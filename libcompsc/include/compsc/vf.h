@@ -389,7 +389,7 @@ static inline struct compsc_vf *compsc_vf_of(struct net_device *netdev)
  */
 void compsc_vf_assert_held(struct compsc_vf *vf);
 #else
-static inline void compsc_vf_assert_held(struct compsc_vf *vf) {}
+static inline void compsc_vf_assert_held(struct compsc_vf *vf __always_unused) {}
 #endif
 
 bool __compsc_vf_tryenter_slow(struct compsc_vf *vf, int ret);
@@ -585,7 +585,8 @@ bool compsc_vf_stats_update(struct compsc_vf *vf);
 #ifdef COMPSC_FAULTS
 void compsc_vf_rx_stall(struct compsc_vf *vf, bool logging);
 #else
-static inline void compsc_vf_rx_stall(struct compsc_vf *vf, bool logging) {}
+static inline void compsc_vf_rx_stall(struct compsc_vf *vf __always_unused,
+				      bool logging __always_unused) {}
 #endif
 
 /*

@@ -27,6 +27,7 @@ struct device;
 struct napi_struct;
 
 #define __iomem
+#define __always_unused	__attribute__((__unused__))
 #define ETH_ALEN	6
 #define PAGE_SIZE	4096UL
 #define BIT(n)		(1UL << (n))
