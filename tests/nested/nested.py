@@ -267,9 +267,10 @@ def l1_modules() -> dict:
 # L2s on top of the debug kernel's own extra (compsc_harness.vm DEBUG_EXTRA_MEM).
 L2_DEBUG_MEM = 384
 L1_DEBUG_MEM = 2 * (L2_DEBUG_MEM - 256)
-# How much longer the waits on an L2's console may take there: the debug
-# L2 came up in ~310 s where the small one takes ~55 s (KASAN, lockdep,
-# kmemleak under TCG inside TCG), so the default 400 s had little margin.
+# How much longer every wait on an L2 (its console, its QMP server, a
+# migration) may take on the debug kernels: the debug L2 came up 469-594 s
+# after its QEMU started in the soak (docs/results.md), and a fresh
+# destination QEMU missed a 120 s wait for its QMP server.
 DEBUG_SLOW = 2.5
 # compsc_vfio's bound on the wait for the guest driver's readers on this
 # bench (the module's default, 1000 ms, is for a guest on real CPUs). An L2
@@ -797,8 +798,10 @@ class L1(VM):
 
     def qmp(self, port: int, command: str, timeout: float = 30, **args):
         """@command with @args to the L2 QEMU whose QMP server is on @port:
-        its "return", or QMPFailed naming the command and QEMU's error."""
-        return qmp.execute(self._qmp_address(port), command, args, timeout,
+        its "return", or QMPFailed naming the command and QEMU's error.
+        @timeout is multiplied by the L1's slow: on the debug kernels a
+        fresh QEMU takes minutes to open its QMP server."""
+        return qmp.execute(self._qmp_address(port), command, args, timeout * self.slow,
                            target=f"the L2 on port {port}")
 
     def _qmp_address(self, port: int):
@@ -825,9 +828,11 @@ class L1(VM):
     def wait_incoming(self, port: int, timeout: float = 120) -> None:
         """Until the L2 QEMU on @port waits for a migration: one started
         with -incoming needs a while under TCG, and a migration (or a
-        capability set) sent before it listens goes nowhere."""
-        end = time.monotonic() + timeout
-        while (status := self.l2_status(port, max(1, end - time.monotonic()))) != "inmigrate":
+        capability set) sent before it listens goes nowhere. @timeout is
+        multiplied by the L1's slow."""
+        end = time.monotonic() + timeout * self.slow
+        while (status := self.l2_status(port, max(1, end - time.monotonic()) / self.slow)) \
+                != "inmigrate":
             if time.monotonic() >= end:
                 raise BenchError(f"QEMU on port {port} never waited for a migration: {status}")
             time.sleep(1)
@@ -858,8 +863,9 @@ class L1(VM):
                      src: int = SRC_PORT) -> dict:
         """query-migrate on @src, polled every @poll s until the migration
         ends or @timeout s pass: its last answer ("status", "downtime" and
-        "total-time" in ms, "ram", "error-desc" on failure, ...)."""
-        t0 = time.monotonic()
+        "total-time" in ms, "ram", "error-desc" on failure, ...). @timeout
+        is multiplied by the L1's slow."""
+        t0, timeout = time.monotonic(), timeout * self.slow
         while True:
             info = self.qmp(src, "query-migrate")
             if info.get("status") in MIGRATION_ENDS or time.monotonic() - t0 >= timeout:
