@@ -6,9 +6,11 @@
 #                the UML build are cached ($(KUNIT_OUT)), so a run after
 #                the first rebuilds only the library's objects.
 
-KUNIT_OUT := $(L2K_CACHE)/kunit-um-$(KERNEL_ABI)
+# Deferred (=), and the prerequisite by its phony name: mk/l2kernel.mk,
+# which defines L2K_*, is read after this file.
+KUNIT_OUT = $(L2K_CACHE)/kunit-um-$(KERNEL_ABI)
 
 .PHONY: kunit
 TEST_SUITES += kunit
-kunit: $(L2K_STAMP)
+kunit: l2kernel
 	nice -n 10 $(TOP)/tests/kunit/run.sh $(L2K_SRC) $(TOP)/libcompsc $(KUNIT_OUT)
