@@ -76,10 +76,18 @@ driver: $(KSTAMP) $(if $(HAVE_KMOD),kmod-compsc)
 #   igb             upstream igb + drivers/igb (the PF series)
 #   igbvf-upstream  upstream igbvf + an empty series
 #   igbvf-param     upstream igbvf + the one-patch proof series (series_tag)
+#   ixgbe, ixgbevf  upstream + drivers/ixgbe, drivers/ixgbevf: the 82599
+#                   cases (VM(nic="82599"), on QEMU with the project's
+#                   model, mk/qemu.mk); BENCH_82599=no leaves them out
+#                   (they skip), as a kernel without ixgbe's stock
+#                   dependencies (the debug kernel) needs
+BENCH_82599   ?= yes
 BENCH_DRIVERS := igbvf:igbvf:$(TOP)/drivers/igbvf \
 		 igb:igb:$(TOP)/drivers/igb \
 		 igbvf-upstream:igbvf:$(TOP)/tests/vm/series/empty \
-		 igbvf-param:igbvf:$(TOP)/tests/vm/series/igbvf-param
+		 igbvf-param:igbvf:$(TOP)/tests/vm/series/igbvf-param \
+		 $(if $(filter yes,$(BENCH_82599)),ixgbe:ixgbe:$(TOP)/drivers/ixgbe \
+		 ixgbevf:ixgbevf:$(TOP)/drivers/ixgbevf)
 bd_name   = $(word 1,$(subst :, ,$1))
 bd_driver = $(word 2,$(subst :, ,$1))
 bd_series = $(word 3,$(subst :, ,$1))

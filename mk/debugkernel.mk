@@ -28,9 +28,11 @@ DBGK_JOBS   ?= $(shell nproc)
 # bench.mk's variables for the parallel tree: its KSRC stays Debian's
 # source (the drivers' upstream code), the kernel they build against and
 # the stock modules the image carries come from the debug tree.
-# No DPDK: the debug kernel has no VFIO for it to drive a VF through.
+# No DPDK: the debug kernel has no VFIO for it to drive a VF through. No
+# 82599: it has none of ixgbe's stock dependencies (MDIO, DCA, PHY).
 DBGK_VARS    = BUILD=$(DBGK_BUILD) KDIR=$(DBGK_DIR) KROOT=$(DBGK_DIR)/root \
-	       KREL=$$(cat $(DBGK_DIR)/include/config/kernel.release) BENCH_DPDK=no
+	       KREL=$$(cat $(DBGK_DIR)/include/config/kernel.release) BENCH_DPDK=no \
+	       BENCH_82599=no
 
 # Test modules that commit each bug on purpose (bench builds only).
 BENCH_BUGS_KO := $(KMOD)/bench_bugs/bench_bugs.ko

@@ -28,10 +28,10 @@ vendor-check: $(KSTAMP) $(if $(HAVE_KMOD),kmod-compsc)
 	done
 
 # Drivers `make drivers` builds but the VM image does not carry: QEMU
-# emulates no 82599 and no E810/X710, so these are build-only. name:driver:series, as
-# BENCH_DRIVERS.
-BUILD_ONLY_DRIVERS := ixgbevf:ixgbevf:$(TOP)/drivers/ixgbevf \
-		      ixgbe:ixgbe:$(TOP)/drivers/ixgbe \
+# emulates no E810/X710, and the 82599's are in the image unless
+# BENCH_82599=no (mk/bench.mk). name:driver:series, as BENCH_DRIVERS.
+BUILD_ONLY_DRIVERS := $(if $(filter yes,$(BENCH_82599)),,ixgbevf:ixgbevf:$(TOP)/drivers/ixgbevf \
+		      ixgbe:ixgbe:$(TOP)/drivers/ixgbe) \
 		      iavf:iavf:$(TOP)/drivers/iavf
 BUILD_ONLY_KOS := $(foreach d,$(BUILD_ONLY_DRIVERS),$(if $(wildcard $(call bd_series,$d)),$(call bd_ko,$d)))
 $(foreach d,$(BUILD_ONLY_DRIVERS),$(if $(wildcard $(call bd_series,$d)),$(eval $(call bench_driver_rule,$d))))

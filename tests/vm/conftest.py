@@ -1,6 +1,14 @@
 """Fixtures for the VM suite: one peer + one booted VM with 2 VFs per session
 (per pytest-xdist worker when the files run in parallel, mk/bench.mk).
 
+The VM's PF is the 82576 (igb). A test that should also run on the 82599
+model (the project's ixgbe and ixgbevf) is parametrised over the NICs:
+@pytest.mark.parametrize("nic", list(NICS)) (compsc_harness.vm); its `vm` and
+`peer` are then that NIC's, a second session VM with its own peer
+namespace (the VMs' VFs have the same addresses), booted when a test
+first needs it. Without COMPSC_QEMU_82599 (make vm-test sets it) the
+82599 cases skip.
+
 Tests that change the driver stack must leave the stock stack behind (use
 vm.restore_stock() in a finally). Every test is followed by a scan of the
 guest log for Oops/BUG/WARNING; a hit fails that test with the excerpt.
@@ -16,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from compsc_harness import vm as harness_vm
-from compsc_harness.vm import Bench, Peer, VM
+from compsc_harness.vm import NICS, Bench, Peer, VM
 
 _measurements = []
 # Under pytest-xdist each worker saves its measurements here at its end and
@@ -74,21 +82,62 @@ def bench():
     return b
 
 
-@pytest.fixture(scope="session")
-def peer(bench):
+@pytest.fixture
+def nic():
+    """The PF model of the test's `vm`: igb, unless the test is
+    parametrised over NICS."""
+    return "igb"
+
+
+def _session_peer():
     with Peer() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
-def vm(bench, peer, measure_session):
-    v = VM(peer=peer, name="session", bench=bench)
+def _session_vm(bench, peer, measure_session, nic: str, name: str):
+    qemu_env = NICS[nic].qemu_env
+    if qemu_env and not os.environ.get(qemu_env):
+        pytest.skip(f"{qemu_env} is not set: no QEMU with the {nic} model "
+                    "(make vm-test sets it)")
+    v = VM(peer=peer, name=name, bench=bench, nic=nic)
     try:
-        measure_session("boot to agent", v.boot_seconds, "s")
+        measure_session(f"boot to agent ({nic})", v.boot_seconds, "s")
         v.setup_vfs(2)
         yield v
     finally:
         v.close(check=True)
+
+
+@pytest.fixture(scope="session")
+def peer_igb(bench):
+    yield from _session_peer()
+
+
+@pytest.fixture(scope="session")
+def peer_82599(bench):
+    yield from _session_peer()
+
+
+@pytest.fixture(scope="session")
+def vm_igb(bench, peer_igb, measure_session):
+    yield from _session_vm(bench, peer_igb, measure_session, "igb", "session")
+
+
+@pytest.fixture(scope="session")
+def vm_82599(bench, peer_82599, measure_session):
+    yield from _session_vm(bench, peer_82599, measure_session, "82599", "session-82599")
+
+
+@pytest.fixture
+def peer(request, nic):
+    """The host peer of `vm`'s network."""
+    return request.getfixturevalue(f"peer_{nic}")
+
+
+@pytest.fixture
+def vm(request, nic):
+    """The session VM of the test's NIC, 2 VFs set up."""
+    return request.getfixturevalue(f"vm_{nic}")
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ import pytest
 
 
 @pytest.fixture(scope="module")
-def iperf_server(vm):
+def iperf_server(vm_igb):
+    vm = vm_igb  # the test's `vm` (function-scoped, by NIC) is this one
     ip = vm.vfs[0].ip
     vm.run(f"iperf3 -s -D -B {ip} --pidfile /run/iperf3.pid")
     # -D returns before the daemon listens: wait for the socket.

@@ -3,8 +3,11 @@
 Besides the peer's pings, each migration brings the frames the guest announces itself with after its restore (gratuitous ARP and the like) and what the emulated switch hands back of them: measured once on a migration without pings, then required, the same for every migration, on top of the pings."""
 import time
 
+import pytest
+
 from compsc_harness.mig import (compsc_vfs, ethtool_stats, link_stats, migrate,  # noqa: F401
                                 static_neighbours)
+from compsc_harness.vm import NICS
 
 ROUNDS = 3
 PINGS = 20
@@ -13,6 +16,7 @@ KEYS = ("rx_packets", "tx_packets", "rx_bytes", "tx_bytes")
 STATS_S = 4.5
 
 
+@pytest.mark.parametrize("nic", list(NICS))
 def test_migrate_counters(vm, compsc_vfs, peer, measure):
     vf = compsc_vfs[0]
     # Static neighbours on both sides: no ARP, so only our pings cross.

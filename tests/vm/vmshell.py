@@ -11,7 +11,7 @@ up on exit.
 import argparse
 import sys
 
-from compsc_harness.vm import Peer, VM, vf_ip
+from compsc_harness.vm import NICS, Peer, VM, vf_ip
 
 
 def main() -> int:
@@ -20,10 +20,12 @@ def main() -> int:
     ap.add_argument("--mem", type=int, default=768, help="guest memory, MiB")
     ap.add_argument("--smp", type=int, default=1)
     ap.add_argument("--append", default="", help="extra kernel command line")
+    ap.add_argument("--nic", choices=sorted(NICS), default="igb",
+                    help="the PF's model (82599: the project's QEMU, COMPSC_QEMU_82599)")
     a = ap.parse_args()
     with Peer() as peer:
         vm = VM(peer=peer, name="shell", mem=a.mem, smp=a.smp, append=a.append,
-                interactive=True)
+                interactive=True, nic=a.nic)
         try:
             vm.wait_agent()
             if a.vfs:

@@ -3,6 +3,8 @@
 The CompSC stack in the guest is compsc.ko (libcompsc), the patched igb PF
 (drivers/igb), the patched igbvf (drivers/igbvf) and the stand-in hypervisor
 compsc_standin.ko (hypervisor-glue/standin), driven through its debugfs files.
+On a VM(nic="82599") the PF and VF drivers are the patched ixgbe and ixgbevf
+(drivers/ixgbe, drivers/ixgbevf) instead.
 
     vfs = load_compsc(vm)                 # patched stack, 2 VFs, stand-in
     res = migrate(vm, vfs[0], blackout_ms=50)
@@ -49,26 +51,38 @@ def _mod(*parts: str) -> str:
 
 
 def load_compsc(vm: VM, numvfs: int = 2) -> list[VF]:
-    """Patched igb + patched igbvf on numvfs VFs, plus the stand-in."""
+    """Patched igb + patched igbvf (the VM's NIC's PF and VF drivers) on
+    numvfs VFs, plus the stand-in."""
+    nic = vm.nic
     vm.teardown_vfs()
-    vfs = vm.setup_vfs(numvfs, igb=_mod("drivers", "igb", "igb.ko"),
-                       igbvf=_mod("drivers", "igbvf", "igbvf.ko"))
+    vfs = vm.setup_vfs(numvfs, igb=nic.module(nic.pf_driver),
+                       igbvf=nic.module(nic.vf_driver))
+    _load_standin(vm)
+    return vfs
+
+
+def _load_standin(vm: VM) -> None:
     vm.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug")
     if not vm.module_loaded("compsc_standin"):
         vm.run(f"compsc-insmod {_mod('kmod', 'compsc_standin.ko')}")
     # Quiet wire: no IPv6 chatter, so counters see only what tests send.
     vm.run("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
            "net.ipv6.conf.default.disable_ipv6=1")
-    return vfs
+
+
+def _compsc_drivers(vm: VM) -> bool:
+    """The loaded PF and VF drivers (igb and igbvf) are our CompSC builds."""
+    drivers = (vm.nic.pf_driver, vm.nic.vf_driver)
+    if not all(map(vm.module_loaded, drivers)):
+        return False
+    return all(vm.module_build_id(m) == build_id(vm.bench.host_module("drivers", m, f"{m}.ko"))
+               for m in drivers)
 
 
 def compsc_loaded(vm: VM) -> bool:
-    """The loaded igb and igbvf are our CompSC builds and the stand-in is in."""
-    if not (vm.module_loaded("compsc_standin") and vm.module_loaded("igb")
-            and vm.module_loaded("igbvf")):
-        return False
-    return all(vm.module_build_id(m) == build_id(vm.bench.host_module("drivers", m, f"{m}.ko"))
-               for m in ("igb", "igbvf"))
+    """The loaded PF and VF drivers are our CompSC builds and the stand-in
+    is in."""
+    return vm.module_loaded("compsc_standin") and _compsc_drivers(vm)
 
 
 def unload_compsc(vm: VM) -> None:
@@ -272,11 +286,13 @@ def blackout_window(res: dict) -> tuple[float, float]:
 
 
 def compsc_vfs(vm):
-    """The session VM with the CompSC stack loaded (patched igb + igbvf +
-    stand-in). Left loaded for the next CompSC test; `vfs` (stock) tests
-    reload the stock stack themselves."""
-    if not compsc_loaded(vm) or len(vm.vfs) != 2:
+    """The session VM with the CompSC stack loaded (patched igb + igbvf,
+    or ixgbe + ixgbevf, + stand-in). Left loaded for the next CompSC test;
+    `vfs` (stock) tests reload the stock stack themselves."""
+    if not _compsc_drivers(vm) or len(vm.vfs) != 2:
         load_compsc(vm)
+    else:   # the 82599's session VM starts with our drivers
+        _load_standin(vm)
     for vf in vm.vfs:
         vm.wait_link(vf.ifname, 60)
     return vm.vfs

@@ -3,8 +3,11 @@
 The bench (see tests/vm/README.md) is QEMU q35 in TCG mode with an emulated
 Intel 82576 (``-device igb``) behind a PCIe root port, running Debian's
 kernel from an initramfs. Inside, the real igb driver creates VFs and igbvf
-drives them. Outside, a :class:`Peer` owns a network namespace whose tap is
-QEMU's network backend, so traffic is measured as a remote client sees it.
+drives them. ``VM(nic="82599")`` has the project's 82599 model instead
+(``-device ixgbe``, qemu/, in the QEMU build $COMPSC_QEMU_82599 names), on
+which the project's ixgbe and ixgbevf run (see :data:`NICS`). Outside, a
+:class:`Peer` owns a network namespace whose tap is QEMU's network
+backend, so traffic is measured as a remote client sees it.
 
 Typical use::
 
@@ -23,8 +26,8 @@ the peer is ``10.77.0.1/24``; VF n is ``10.77.0.(10+n)`` with MAC
 
 Artifacts come from ``make vm-test``/``make initramfs``; :class:`Bench`
 finds them (override with COMPSC_BUILD, COMPSC_VMLINUZ, COMPSC_INITRD,
-COMPSC_MODULES, COMPSC_QEMU). Every VM keeps its console log under
-``$BUILD/vm/runs/<run-id>/<vm-name>/console.log``.
+COMPSC_MODULES, COMPSC_QEMU, COMPSC_QEMU_82599). Every VM keeps its
+console log under ``$BUILD/vm/runs/<run-id>/<vm-name>/console.log``.
 """
 
 from __future__ import annotations
@@ -66,6 +69,34 @@ def vf_mac(n: int) -> str:
 def vf_ip(n: int) -> str:
     """Address that guest/bench-setup puts on VF n."""
     return f"10.77.0.{10 + n}"
+
+
+# ---------------------------------------------------------------- NICs
+
+@dataclass(frozen=True)
+class Nic:
+    """A NIC model the bench VM can have, and its guest drivers."""
+    name: str             # what tests call it (their `nic` parameter)
+    device: str           # QEMU's -device model of the PF
+    pf_driver: str        # guest driver (and module) names
+    vf_driver: str
+    # the environment variable naming the QEMU binary with the model
+    # ("": Bench.qemu, Debian's)
+    qemu_env: str = ""
+    # setup_vfs() loads the project's builds by default: Debian's igb and
+    # igbvf are the stock stack; for the 82599 the bench has only ours
+    patched: bool = False
+
+    def module(self, driver: str) -> str:
+        """Guest path of the project's build of @driver (mk/bench.mk)."""
+        return Bench.guest_module("drivers", driver, f"{driver}.ko")
+
+
+NICS = {
+    "igb": Nic("igb", "igb", "igb", "igbvf"),
+    "82599": Nic("82599", "ixgbe", "ixgbe", "ixgbevf",
+                 qemu_env="COMPSC_QEMU_82599", patched=True),
+}
 
 
 # ---------------------------------------------------------------- errors
@@ -313,13 +344,26 @@ class Bench:
         # The image carries testpmd (mk/bench.mk; not with BENCH_DPDK=no)
         self.dpdk = (self.build / "dpdk" / "build" / "app" / "dpdk-testpmd").exists()
 
-    def check(self) -> None:
+    def check(self, nic: Nic = NICS["igb"]) -> None:
         """Raise BenchError naming the make target if an artifact is missing."""
         for p in (self.kernel, self.initrd):
             if not p.exists():
                 raise BenchError(f"{p} missing: run `make initramfs` (or `make vm-test`)")
-        if shutil.which(self.qemu) is None:
-            raise BenchError(f"{self.qemu} not found: run .ci/install-deps.sh")
+        qemu = self.qemu_for(nic)
+        if shutil.which(qemu) is None:
+            raise BenchError(f"{qemu} not found: run .ci/install-deps.sh"
+                             + (" and `make qemu`" if nic.qemu_env else ""))
+
+    def qemu_for(self, nic: Nic) -> str:
+        """The QEMU binary that has @nic's model; BenchError if none is
+        configured (mk/qemu.mk sets COMPSC_QEMU_82599 for make vm-test)."""
+        if not nic.qemu_env:
+            return self.qemu
+        qemu = os.environ.get(nic.qemu_env)
+        if not qemu:
+            raise BenchError(f"{nic.qemu_env} is not set: no QEMU with the {nic.name} "
+                             "model (make vm-test sets it; BENCH_82599=no does not)")
+        return qemu
 
     def prune_runs(self, keep: int = 10) -> None:
         """Delete all but the newest `keep` run directories under
@@ -685,8 +729,9 @@ class VM:
     """One bench VM: boots in the constructor, powers off in close().
 
     Arguments:
-      peer       Peer whose bridge the igb port is attached to (None: the
+      peer       Peer whose bridge the PF's port is attached to (None: the
                  port has no backend beyond a dummy user-less hub)
+      nic        the PF's model, a key of NICS ("igb", "82599")
       name       label for logs (build/vm/runs/<run-id>/<name>/)
       mem, smp   guest memory (MiB) and CPUs
       append     extra kernel command line
@@ -701,9 +746,11 @@ class VM:
                  mem: int = 768, smp: int = 1, append: str = "",
                  extra_files: Optional[dict] = None,
                  qemu_args: Iterable[str] = (), bench: Optional[Bench] = None,
-                 boot_timeout: float = 240, interactive: bool = False):
+                 boot_timeout: float = 240, interactive: bool = False,
+                 nic: str = "igb"):
         self.bench = bench or Bench()
-        self.bench.check()
+        self.nic = NICS[nic]
+        self.bench.check(self.nic)
         self.peer, self.name = peer, name
         if self.bench.debug:
             mem += DEBUG_EXTRA_MEM
@@ -801,10 +848,10 @@ class VM:
         netdev = (f"tap,id=n0,ifname={tap},script=no,downscript=no" if tap
                   else "hubport,id=n0,hubid=0")
         kappend = "console=ttyS0 panic=-1 loglevel=7 " + append
-        argv = [self.bench.qemu] + qemucmd.q35(
+        argv = [self.bench.qemu_for(self.nic)] + qemucmd.q35(
             accel="tcg", mem=mem, smp=smp, cpu=self.cpu_model(), iommu=self.IOMMU,
             kernel=str(self.bench.kernel), initrd=str(initrd), append=kappend.strip()) + [
-            "-netdev", netdev, "-device", "igb,bus=rp1,netdev=n0,id=pf0",
+            "-netdev", netdev, "-device", f"{self.nic.device},bus=rp1,netdev=n0,id=pf0",
             "-device", "virtio-serial-pci,id=vser0",
             "-chardev", f"socket,id=ctl,path={self.ctl_path},server=off",
             "-device", "virtserialport,bus=vser0.0,chardev=ctl,name=compsc.ctl",
@@ -997,17 +1044,22 @@ class VM:
     # -- the SR-IOV setup
     def setup_vfs(self, numvfs: int = 2, igbvf: Optional[str] = None,
                   igb: Optional[str] = None, wait_link: float = 60) -> list[VF]:
-        """Load igb, bring the PF up, create numvfs VFs with fixed MACs,
-        bind igbvf, address them (see vf_ip) and wait for link on VF 0.
-        igb/igbvf: guest paths of other builds to insmod instead of the
-        stock modules (e.g. Bench.guest_module("drivers", "igb", "igb.ko")).
+        """Load the PF driver (igb), bring the PF up, create numvfs VFs
+        with fixed MACs, bind the VF driver (igbvf), address them (see
+        vf_ip) and wait for link on VF 0. igb/igbvf: guest paths of other
+        builds of the NIC's PF and VF driver to insmod instead of the
+        stock modules (e.g. Bench.guest_module("drivers", "igb", "igb.ko"));
+        on the 82599 the project's ixgbe and ixgbevf are the default.
         Idempotent; sets .vfs, .pf_bdf, .pf_if."""
-        cmd = f"bench-setup -n {numvfs}"
+        nic = self.nic
+        igb = igb or (nic.module(nic.pf_driver) if nic.patched else None)
+        igbvf = igbvf or (nic.module(nic.vf_driver) if nic.patched else None)
+        cmd = self._bench_setup(f"-n {numvfs}")
         if igb:
             cmd += f" -p {shlex.quote(igb)}"
         if igbvf:
             cmd += f" -v {shlex.quote(igbvf)}"
-        r = self.run(cmd, timeout=120)
+        r = self.run(cmd, timeout=180)
         vfs = self._parse_vfs(r.out)
         if vfs and wait_link:
             self.wait_link(vfs[0].ifname, wait_link)
@@ -1016,7 +1068,11 @@ class VM:
     def vf_status(self) -> list[VF]:
         """The VFs as they are now (netdev names change when igbvf rebinds);
         also refreshes .vfs. Missing parts read "-"."""
-        return self._parse_vfs(self.run("bench-setup -s").out)
+        return self._parse_vfs(self.run(self._bench_setup("-s")).out)
+
+    def _bench_setup(self, args: str) -> str:
+        """guest/bench-setup with @args, for this VM's NIC's drivers."""
+        return f"bench-setup -P {self.nic.pf_driver} -V {self.nic.vf_driver} {args}"
 
     def _parse_vfs(self, out: str) -> list[VF]:
         vfs = []
@@ -1030,13 +1086,15 @@ class VM:
         return vfs
 
     def teardown_vfs(self) -> None:
-        """Unload igbvf, remove the VFs, unload igb (bench-setup -d)."""
-        self.run("bench-setup -d", timeout=120)
+        """Unload the VF driver, remove the VFs, unload the PF driver
+        (bench-setup -d)."""
+        self.run(self._bench_setup("-d"), timeout=120)
         self.vfs = []
 
     def restore_stock(self, numvfs: int = 2) -> list[VF]:
-        """Back to the stock igb + igbvf with numvfs VFs, whatever was loaded
-        (compsc.ko is unloaded too if nothing uses it any more)."""
+        """Back to the stock igb + igbvf with numvfs VFs (the 82599: the
+        project's ixgbe + ixgbevf), whatever was loaded (compsc.ko is
+        unloaded too if nothing uses it any more)."""
         self.teardown_vfs()
         self.run("rmmod compsc 2>/dev/null; true")
         return self.setup_vfs(numvfs)
