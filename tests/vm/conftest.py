@@ -95,10 +95,10 @@ def _session_peer():
 
 
 def _session_vm(bench, peer, measure_session, nic: str, name: str):
-    qemu_env = NICS[nic].qemu_env
-    if qemu_env and not os.environ.get(qemu_env):
-        pytest.skip(f"{qemu_env} is not set: no QEMU with the {nic} model "
-                    "(make vm-test sets it)")
+    try:
+        bench.qemu_for(NICS[nic])
+    except harness_vm.BenchError as e:     # no QEMU with the model
+        pytest.skip(str(e))
     v = VM(peer=peer, name=name, bench=bench, nic=nic)
     try:
         measure_session(f"boot to agent ({nic})", v.boot_seconds, "s")
