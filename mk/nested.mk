@@ -99,7 +99,7 @@ bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 # virsh migrate round trips between two L1 hosts with libvirt, CompSC
 # against virtio-net through the same libvirt (tests/nested/bench_libvirt.py);
 # report in $(BUILD)/bench-libvirt/<time>/report.json.
-bench-libvirt: initramfs l2-kmods l1root
+bench-libvirt: initramfs l2-kmods l1root $(VFIO_KO) $(VFIO_CORE_KO)
 	cd $(NESTED) && $(NESTED_ENV) $(NESTED_PY) bench_libvirt.py
 
 # tests/nested/test_dpdk_nested.py alone (nested-test runs it among the rest).
