@@ -149,27 +149,6 @@ class Mode:
         """What the operator does once QEMU reports completion (@dst: the
         destination's QMP port)."""
 
-    def l1_offset(self) -> float:
-        """Host time minus L1's uptime (maps L1's clocks to the host's)."""
-        up = float(self.l1.sh("cut -d' ' -f1 /proc/uptime").out.split()[0])
-        return time.time() - up
-
-    def l1_events(self, mark: int) -> dict:
-        """Host-clock times of compsc_vfio's take and hand-over since dmesg
-        offset @mark (L1's dmesg clock mapped through /proc/uptime)."""
-        offset = self.l1_offset()
-        ev = {}
-        for line in self.l1.sh("dmesg").out[mark:].splitlines():
-            m = re.match(r"\[\s*(\d+\.\d+)\].*(device taken|device handed)", line)
-            if m:
-                k, t = m.group(2).split()[1], offset + float(m.group(1))
-                if k == "taken" and "taken" in ev and "handed" not in ev:
-                    # taken again after a hold_ms give-back: the VF has
-                    # been away from the guest since this one
-                    ev["taken_again"] = t
-                ev.setdefault(k, t)
-        return ev
-
     def guest_events(self, name: str, restores: int) -> dict:
         """The guest driver's side of the restore (ethtool -S through the
         L2's status line, guest clock, ms): how long the restore took, then
@@ -190,13 +169,6 @@ class Mode:
         vals = [int(s["compsc_restores"]) for s in self.l1.l2(name).stats()
                 if "compsc_restores" in s]
         return max(vals, default=0)
-
-    @staticmethod
-    def gap_edges(trace, start: float):
-        """(last reply before, first reply after) the longest gap after @start."""
-        ts = sorted(t for t, _ in trace.replies if t >= start - 5)
-        pairs = [(a, b) for a, b in zip(ts, ts[1:]) if b >= start]
-        return max(pairs, key=lambda p: p[1] - p[0], default=(None, None))
 
     def run(self) -> dict:
         """@reps migrations back and forth between the two sides; the mode's
@@ -283,8 +255,8 @@ class Mode:
             out["stalled_path"] = self.stalled
         if gap is not None:
             # where the gap sits against the driver's take and hand-over
-            a, b = self.gap_edges(ps.trace, t0)
-            ev = self.l1_events(mark)
+            a, b = ps.trace.widest(t0)
+            ev = self.l1.vfio_events(mark)
             out["gap_from_t"] = round(a, 3)     # host clock
             out["timeline_s"] = {k: round(v - a, 2) for k, v in
                                  [("gap_end", b)] + sorted(ev.items(), key=lambda x: x[1])}
@@ -332,7 +304,7 @@ class Mode:
         """L1's CPU, per QEMU thread, in the parts of the gap (a, b): before
         the take, while the device was held, from the hand-over to the first
         reply. Thread CPU in ms (10 ms ticks), L1 busy in % of its CPUs."""
-        offset = self.l1_offset()
+        offset = self.l1.clock_offset()
         samples: dict = {}      # host time -> {(who, comm): ticks}
         for line in self.l1.run(f"cat {L1_CPU_LOG}").out.splitlines():
             f = line.split()

@@ -43,19 +43,27 @@ PING_INTERVAL = 0.05
 SETTLE_S = 5            # s after virsh returns, still inside the ping stream
 
 
-def downtime_ms(host) -> float:
-    """QEMU's downtime of the migration that left @host, as libvirt keeps
-    it for the completed job there (None if it does not). --rawstats: the
-    plain form printed only the job type here."""
+def job_stats(host) -> dict:
+    """libvirt's record of the migration job that last completed on @host
+    (`virsh domjobinfo --completed --rawstats`; the plain form printed only
+    the job type here): its numeric fields, QEMU's `downtime`,
+    `setup_time`, `time_elapsed` and the memory passes among them."""
     r = host.sh(f"l1_virsh domjobinfo {NAME} --completed --rawstats", check=False)
-    m = re.search(r"^downtime: (\d+)$", r.out, re.M)
-    if not m:
+    out = {}
+    for k, v in re.findall(r"^(\w+): (-?\d+)$", r.out, re.M):
+        out[k] = int(v)
+    if "downtime" not in out:
         print(f"bench-libvirt: no downtime on host{host.host}: {r.out} {r.err}", flush=True)
-    return float(m[1]) if m else None
+    return out
+
+
+def dmesg_len(host) -> int:
+    return len(host.sh("dmesg").out)
 
 
 def migrate_once(peer, src, dst, vf: bool) -> dict:
     ready_destination(dst, vf)
+    marks = (dmesg_len(src), dmesg_len(dst))
     with peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
         t0 = time.time()
         r = virsh_migrate(src, dst, budget=False, undefine=False)
@@ -63,10 +71,27 @@ def migrate_once(peer, src, dst, vf: bool) -> dict:
         time.sleep(SETTLE_S)
     if r.rc != 0:
         raise RuntimeError(f"virsh migrate host{src.host} -> host{dst.host}:\n{r.out}\n{r.err}")
-    one = {"way": f"host{src.host}->host{dst.host}", "gap_s": ps.trace.max_gap(t0, t1 + SETTLE_S),
-           "virsh_s": t1 - t0, "downtime_ms": downtime_ms(src)}
-    print(f"bench-libvirt: {one}", flush=True)
+    job = job_stats(src)
+    a, b = ps.trace.widest(t0, t1 + SETTLE_S)
+    one = {"way": f"host{src.host}->host{dst.host}", "gap_s": b - a if a else None,
+           "virsh_s": t1 - t0, "downtime_ms": job.get("downtime"), "job": job,
+           "timeline_s": timeline(t0, a, b, src.vfio_events(marks[0]).get("taken"),
+                                  dst.vfio_events(marks[1]).get("handed"))}
+    print(f"bench-libvirt: {one['way']} gap_s={fmt(one['gap_s'])} virsh_s={one['virsh_s']:.1f} "
+          f"downtime_ms={one['downtime_ms']} setup_ms={job.get('setup_time')} "
+          f"memory_iteration={job.get('memory_iteration')} timeline_s={one['timeline_s']}",
+          flush=True)
     return one
+
+
+def timeline(t0: float, a: float, b: float, taken: float, handed: float) -> dict:
+    """Where the peer's longest gap sits (host clock, s from virsh's start):
+    its last reply before and first reply after, and compsc_vfio's take on
+    the source and hand-over on the destination (each L1's kernel log
+    mapped to the host's clock), in order."""
+    ev = {"gap_start": a, "gap_end": b, "vf_taken": taken, "vf_handed": handed}
+    return {k: round(v - t0, 2) for k, v in sorted(((k, v) for k, v in ev.items() if v),
+                                                   key=lambda kv: kv[1])}
 
 
 def round_trips(peer, hosts, vf: bool) -> list:

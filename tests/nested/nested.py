@@ -506,6 +506,28 @@ class L1(VM):
             time.sleep(1)
         raise AssertionError(f"{pattern!r} not seen {count} times in {timeout} s:\n{log[-3000:]}")
 
+    def clock_offset(self) -> float:
+        """The bench host's time minus L1's uptime: maps L1's clocks (dmesg,
+        /proc/uptime) to the host's, within a command's round trip."""
+        up = float(self.sh("cut -d' ' -f1 /proc/uptime").out.split()[0])
+        return time.time() - up
+
+    def vfio_events(self, mark: int) -> dict:
+        """Host-clock times of compsc_vfio's first `device taken` and
+        `device handed` since dmesg offset @mark; `taken_again` for a take
+        after a give-back (hold_ms), since which the VF has been away from
+        the guest."""
+        offset = self.clock_offset()
+        ev = {}
+        for line in self.sh("dmesg").out[mark:].splitlines():
+            m = re.match(r"\[\s*(\d+\.\d+)\].*(device taken|device handed)", line)
+            if m:
+                k, t = m.group(2).split()[1], offset + float(m.group(1))
+                if k == "taken" and "taken" in ev and "handed" not in ev:
+                    ev["taken_again"] = t
+                ev.setdefault(k, t)
+        return ev
+
     def l2_stop(self, *names: str) -> None:
         """Kill the named L2 QEMUs and wait until they are gone: one still
         tearing down holds its VF or tap, and a QEMU started on it next

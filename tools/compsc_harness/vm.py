@@ -243,10 +243,16 @@ class PingTrace:
         ts = sorted(t for t, _ in self.replies)
         return [(a, b) for a, b in zip(ts, ts[1:]) if b >= start and a <= end]
 
+    def widest(self, start: float = 0.0, end: float = float("inf")) -> tuple:
+        """(last reply before, first reply after) the longest of gaps();
+        (None, None) if there is none."""
+        return max(self.gaps(start, end), key=lambda g: g[1] - g[0], default=(None, None))
+
     def max_gap(self, start: float = 0.0, end: float = float("inf")) -> float:
         """Longest time in seconds between consecutive replies whose gap
         overlaps [start, end]."""
-        return max((b - a for a, b in self.gaps(start, end)), default=float("nan"))
+        a, b = self.widest(start, end)
+        return float("nan") if a is None else b - a
 
 
 # ------------------------------------------------------------- cleanup
