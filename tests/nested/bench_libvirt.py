@@ -45,9 +45,8 @@ from shadow_nested import Streams
 
 ROUND_TRIPS = int(os.environ.get("BENCH_LIBVIRT_ROUND_TRIPS", "5"))
 # --available-switchover-bandwidth for every migration, MiB/s (empty: QEMU
-# estimates it): QEMU's estimate counts only what it sent, so passes spent
-# reading dirty logs lower it, and a pre-copy can then run on for minutes
-# with a threshold too low to reach (docs/results.md, bench-libvirt)
+# estimates it from what it sent, which passes spent reading dirty logs
+# lower): to tell a low estimate from other reasons not to switch over
 SWITCHOVER_MIBS = os.environ.get("BENCH_LIBVIRT_SWITCHOVER_MIBS", "")
 PING_INTERVAL = 0.05
 SETTLE_S = 5            # s after virsh returns, still inside the ping stream
