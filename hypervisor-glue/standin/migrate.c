@@ -125,7 +125,8 @@ static int standin_save_pf(struct standin_mig *m)
 	if (ret <= 0)
 		return ret;
 	m->save.pf = st;
-	m->res->pf_bytes = sizeof(struct compsc_rec_hdr) + sizeof(*st);
+	m->res->pf_bytes = sizeof(struct compsc_rec_hdr) +
+			   ALIGN(max(compsc_pf_vf_pack(st, NULL), 0), 8);
 	if (ret > 1) {
 		m->save.pf_ext = &m->pf_ext;
 		m->res->pf_bytes += sizeof(struct compsc_rec_hdr) +
