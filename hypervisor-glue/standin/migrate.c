@@ -171,6 +171,13 @@ static void standin_save(struct standin_mig *m)
 	sv->stream_len = ret;
 	m->res->state_bytes = ret;
 	m->res->driver_bytes = m->save.driver_bytes;
+	/*
+	 * corrupt=1: the stream spoilt on its way, one bit in its middle,
+	 * inside a record: the destination's parse must refuse it, and the
+	 * source keep its device. last_stream keeps the spoilt bytes.
+	 */
+	if (m->req->corrupt)
+		sv->stream[ret / 2] ^= 0x10;
 }
 
 /* The device stays taken for at least blackout_ms. */
