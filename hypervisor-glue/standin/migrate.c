@@ -256,6 +256,27 @@ static void standin_load_end(struct standin_mig *m)
 }
 
 /*
+ * hostile_area=1: a guest that turned its area hostile after registering
+ * it, as the guest itself could: the register count raised past the
+ * list's capacity, a list that would index past the area. The host's
+ * check must refuse it before anything is taken; the area stays so until
+ * the driver registers a new one.
+ */
+static void standin_spoil_area(struct standin_vf *sv)
+{
+	struct compsc_area_hdr *h;
+	u64 gpa;
+	u32 size;
+
+	h = standin_area_remap(sv->pdev, &gpa, &size, NULL, 0);
+	if (IS_ERR(h))
+		return;
+	if (size >= sizeof(*h))
+		WRITE_ONCE(h->reg_count, cpu_to_le16(0xffff));
+	memunmap(h);
+}
+
+/*
  * bad_rx_head=1: a hostile or broken host that saved RX queue 0's head one
  * past the tail the driver had given the device, where no device gets. The
  * guest must refuse to shift its ring onto descriptors it never posted.
@@ -450,6 +471,8 @@ static int standin_run(struct standin_mig *m)
 			 m->sv->dm->name, m->sv->dm->pf_vlans, COMPSC_PF_MAX_VLANS);
 		return -EOPNOTSUPP;
 	}
+	if (m->req->hostile_area)
+		standin_spoil_area(m->sv);
 	err = standin_area_map(m->sv, &m->area, m->res);
 	if (err)
 		return err;
