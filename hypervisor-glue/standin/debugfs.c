@@ -3,11 +3,15 @@
  * debugfs control of the stand-in: /sys/kernel/debug/compsc_standin/<VF BDF>/
  *   migrate      (write) "blackout_ms=N reset=flr|pf|both|none abort=0|1
  *                timeout_ms=N pf_import=normal|skip|unfit copied=0|1
- *                stop_late_ms=N bad_rx_head=0|1", any subset, any order;
- *                runs one migration (copied=1: tell the guest its memory
- *                moved, as a destination host does; stop_late_ms: stop the
- *                queues that long after the take; bad_rx_head=1: a hostile
- *                host's saved RX head, one past the tail the driver gave)
+ *                stop_late_ms=N bad_rx_head=0|1 corrupt=0|1
+ *                hostile_area=0|1", any subset, any order; runs one
+ *                migration (copied=1: tell the guest its memory moved, as
+ *                a destination host does; stop_late_ms: stop the queues
+ *                that long after the take; bad_rx_head=1: a hostile host's
+ *                saved RX head, one past the tail the driver gave;
+ *                corrupt=1: a bit of the stream flipped between source and
+ *                destination; hostile_area=1: the area's register count
+ *                raised past its capacity, as a hostile guest could)
  *   result       (read) the last migration, one key=value per line
  *   last_stream  (read) the binary migration stream of the last migration
  *   area         (read) the raw bytes of the area the VF's driver registered
@@ -72,6 +76,10 @@ static int standin_parse_opt(char *tok, struct standin_req *req)
 		return standin_parse_ms(val, 0, &req->stop_late_ms);
 	if (!strcmp(tok, "bad_rx_head"))
 		return kstrtobool(val, &req->bad_rx_head);
+	if (!strcmp(tok, "corrupt"))
+		return kstrtobool(val, &req->corrupt);
+	if (!strcmp(tok, "hostile_area"))
+		return kstrtobool(val, &req->hostile_area);
 	if (!strcmp(tok, "pf_import")) {
 		i = match_string(standin_pf_import_names,
 				 ARRAY_SIZE(standin_pf_import_names), val);
@@ -91,7 +99,7 @@ static int standin_parse_opt(char *tok, struct standin_req *req)
 
 /*
  * Defaults: blackout_ms=0 reset=both abort=0 timeout_ms=1000 pf_import=normal
- * copied=0 stop_late_ms=0 bad_rx_head=0.
+ * copied=0 stop_late_ms=0 bad_rx_head=0 corrupt=0 hostile_area=0.
  */
 static int standin_parse_req(char *cmd, struct standin_req *req)
 {

@@ -125,7 +125,8 @@ static int standin_save_pf(struct standin_mig *m)
 	if (ret <= 0)
 		return ret;
 	m->save.pf = st;
-	m->res->pf_bytes = sizeof(struct compsc_rec_hdr) + sizeof(*st);
+	m->res->pf_bytes = sizeof(struct compsc_rec_hdr) +
+			   ALIGN(max(compsc_pf_vf_pack(st, NULL), 0), 8);
 	if (ret > 1) {
 		m->save.pf_ext = &m->pf_ext;
 		m->res->pf_bytes += sizeof(struct compsc_rec_hdr) +
@@ -170,6 +171,13 @@ static void standin_save(struct standin_mig *m)
 	sv->stream_len = ret;
 	m->res->state_bytes = ret;
 	m->res->driver_bytes = m->save.driver_bytes;
+	/*
+	 * corrupt=1: the stream spoilt on its way, one bit in its middle,
+	 * inside a record: the destination's parse must refuse it, and the
+	 * source keep its device. last_stream keeps the spoilt bytes.
+	 */
+	if (m->req->corrupt)
+		sv->stream[ret / 2] ^= 0x10;
 }
 
 /* The device stays taken for at least blackout_ms. */
@@ -245,6 +253,27 @@ static void standin_load_end(struct standin_mig *m)
 	}
 	if (!standin_load_pf(m, false))
 		m->dst.ctx |= COMPSC_MIG_C_LOADED;
+}
+
+/*
+ * hostile_area=1: a guest that turned its area hostile after registering
+ * it, as the guest itself could: the register count raised past the
+ * list's capacity, a list that would index past the area. The host's
+ * check must refuse it before anything is taken; the area stays so until
+ * the driver registers a new one.
+ */
+static void standin_spoil_area(struct standin_vf *sv)
+{
+	struct compsc_area_hdr *h;
+	u64 gpa;
+	u32 size;
+
+	h = standin_area_remap(sv->pdev, &gpa, &size, NULL, 0);
+	if (IS_ERR(h))
+		return;
+	if (size >= sizeof(*h))
+		WRITE_ONCE(h->reg_count, cpu_to_le16(0xffff));
+	memunmap(h);
 }
 
 /*
@@ -442,6 +471,8 @@ static int standin_run(struct standin_mig *m)
 			 m->sv->dm->name, m->sv->dm->pf_vlans, COMPSC_PF_MAX_VLANS);
 		return -EOPNOTSUPP;
 	}
+	if (m->req->hostile_area)
+		standin_spoil_area(m->sv);
 	err = standin_area_map(m->sv, &m->area, m->res);
 	if (err)
 		return err;

@@ -47,6 +47,8 @@ struct standin_req {
 	bool copied;		/* hand over as if guest memory had moved */
 	u32 stop_late_ms;	/* queues kept running this long after the take */
 	bool bad_rx_head;	/* save RX queue 0's head one past its tail */
+	bool corrupt;		/* flip a bit of the stream on its way */
+	bool hostile_area;	/* spoil the area's header before the check */
 };
 
 /* What the last migration did; shown by <bdf>/result. */

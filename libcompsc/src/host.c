@@ -372,33 +372,34 @@ static u32 compsc_host_reg(const struct compsc_host_dev *d, u32 off)
 /**
  * compsc_host_read_state() - the listed registers and counters, as records
  * @a: the checked area; @d: the device, held, queues stopped
- * @regs: @a->lists.nr_regs records out
+ * @regs: @a->lists.nr_regs REGS entries out
  * @ctrs: @a->lists.nr_ctrs records out
  *
- * Entries come from the checked copies, never from the live lists.
+ * Entries come from the checked copies, never from the live lists (whose
+ * widths the check held to 4 and 8). Return: the bytes of @regs written.
  */
-static void compsc_host_read_state(const struct compsc_host_area *a,
-				   const struct compsc_host_dev *d,
-				   struct compsc_rec_reg *regs,
-				   struct compsc_rec_counter *ctrs)
+static u32 compsc_host_read_state(const struct compsc_host_area *a,
+				  const struct compsc_host_dev *d, u8 *regs,
+				  struct compsc_rec_counter *ctrs)
 {
 	const struct compsc_host_lists *l = &a->lists;
-	struct compsc_counter_desc *live = compsc_host_sec(a->va,
-							   a->hdr.counter_off);
-	u32 i, off;
+	struct compsc_rec_reg r;
+	u32 i, off, len = 0;
 
 	for (i = 0; i < l->nr_regs; i++) {
 		off = le32_to_cpu(l->regs[i].offset);
-		memcpy(&regs[i], &l->regs[i], sizeof(l->regs[i]));
-		regs[i].value = cpu_to_le64(compsc_host_reg(d, off));
+		memcpy(&r, &l->regs[i], sizeof(r));
+		r.rsvd = 0;
+		len += compsc_rec_reg_put(regs + len, &r,
+					  compsc_host_reg(d, off));
 	}
 	for (i = 0; i < l->nr_ctrs; i++) {
 		off = le32_to_cpu(l->ctrs[i].offset);
 		memcpy(&ctrs[i], &l->ctrs[i], sizeof(struct compsc_reg));
 		ctrs[i].rsvd = 0;
 		ctrs[i].hw_final = cpu_to_le32(compsc_host_guest_rd(d, off));
-		ctrs[i].total = READ_ONCE(live[i].total);
 	}
+	return len;
 }
 
 /**
@@ -473,7 +474,7 @@ int compsc_host_save(const struct compsc_host_area *a,
 	ret = compsc_host_held(a);
 	if (ret)
 		return ret;
-	compsc_host_read_state(a, d, s->regs, s->ctrs);
+	s->regs_len = compsc_host_read_state(a, d, s->regs, s->ctrs);
 	ret = compsc_host_pack_replay(a, s->replay, s->replay + room);
 	if (ret < 0)
 		return ret;
@@ -481,7 +482,7 @@ int compsc_host_save(const struct compsc_host_area *a,
 	compsc_stream_begin(&w, out, cap, id);
 	if (l->nr_regs)
 		compsc_stream_add(&w, COMPSC_REC_REGS, mand, s->regs,
-				  l->nr_regs * sizeof(s->regs[0]));
+				  s->regs_len);
 	if (l->nr_ctrs)
 		compsc_stream_add(&w, COMPSC_REC_COUNTERS, mand, s->ctrs,
 				  l->nr_ctrs * sizeof(s->ctrs[0]));
@@ -558,7 +559,7 @@ u32 compsc_host_save_bound(const struct compsc_host_area *a, u32 nr_stats)
 	if (!a)
 		return n;
 	return n + 7 * sizeof(struct compsc_rec_hdr) +
-	       a->lists.nr_regs * sizeof(struct compsc_rec_reg) +
+	       a->lists.nr_regs * COMPSC_REC_REG_MAX +
 	       a->lists.nr_ctrs * sizeof(struct compsc_rec_counter) +
 	       sizeof(struct compsc_pf_vf_state) + COMPSC_PF_EXT_MAX_BYTES +
 	       le32_to_cpu(a->hdr.replay_len) +
@@ -586,16 +587,19 @@ static bool compsc_host_matches(const struct compsc_host_lists *l,
 {
 	const struct compsc_stream_rec *rr = &v->rec[COMPSC_REC_REGS];
 	const struct compsc_stream_rec *rc = &v->rec[COMPSC_REC_COUNTERS];
-	u32 i;
+	struct compsc_rec_reg r;
+	u32 i, off = 0;
+	u64 value;
 
-	if (rr->len != l->nr_regs * sizeof(struct compsc_rec_reg) ||
-	    rc->len != l->nr_ctrs * sizeof(struct compsc_rec_counter))
+	if (rc->len != l->nr_ctrs * sizeof(struct compsc_rec_counter))
 		return false;
-	for (i = 0; i < l->nr_regs; i++)
-		if (!compsc_host_same_reg(rr->data +
-					  i * sizeof(struct compsc_rec_reg),
-					  &l->regs[i]))
+	for (i = 0; i < l->nr_regs; i++) {
+		off = compsc_rec_reg_get(rr->data, rr->len, off, &r, &value);
+		if (!off || !compsc_host_same_reg(&r, &l->regs[i]))
 			return false;
+	}
+	if (off != rr->len)	/* more entries than the area lists */
+		return false;
 	for (i = 0; i < l->nr_ctrs; i++)
 		if (!compsc_host_same_reg(rc->data +
 					  i * sizeof(struct compsc_rec_counter),
@@ -649,11 +653,13 @@ void compsc_host_give(struct compsc_host_area *a,
 	struct compsc_area_ctl *ctl = compsc_host_ctl(a);
 	struct compsc_rec_counter c;
 	struct compsc_rec_reg r;
-	u32 i, flags;
+	u32 i, flags, off = 0;
+	u64 value = 0;
 
+	/* compsc_host_load() matched every entry to the area's list */
 	for (i = 0; i < a->lists.nr_regs; i++) {
-		memcpy(&r, rr->data + i * sizeof(r), sizeof(r));
-		WRITE_ONCE(saved[i], r.value);
+		off = compsc_rec_reg_get(rr->data, rr->len, off, &r, &value);
+		WRITE_ONCE(saved[i], cpu_to_le64(value));
 	}
 	for (i = 0; i < a->lists.nr_ctrs; i++) {
 		memcpy(&c, rc->data + i * sizeof(c), sizeof(c));
@@ -720,11 +726,11 @@ int compsc_host_pf_sections(const struct compsc_stream_view *v,
 
 	memset(pf, 0, sizeof(*pf));
 	/* the parser held both to their sizes; check again what is copied */
-	if ((x->data && !st->data) || (st->data && st->len != sizeof(pf->st)) ||
-	    (x->data && x->len > sizeof(pf->x)))
+	if ((x->data && !st->data) || (x->data && x->len > sizeof(pf->x)))
 		return -COMPSC_EMALFORMED;
 	if (st->data) {
-		memcpy(&pf->st, st->data, sizeof(pf->st));
+		if (compsc_pf_vf_unpack(st->data, st->len, &pf->st))
+			return -COMPSC_EMALFORMED;
 		pf->has_st = true;
 	}
 	if (x->data) {
@@ -937,7 +943,7 @@ int compsc_host_stats_check(const struct compsc_devmodel *dm,
 		return -COMPSC_EMALFORMED;
 	for (i = 0; i < dm->nr_stats; i++) {
 		memcpy(&c, rec->data + i * sizeof(c), sizeof(c));
-		if (le32_to_cpu(c.offset) != dm->stats[i] || c.bar || c.total)
+		if (le32_to_cpu(c.offset) != dm->stats[i] || c.bar)
 			return -COMPSC_EMALFORMED;
 	}
 	return 0;

@@ -26,18 +26,25 @@ int compsc_precopy_is_config(u16 type)
 }
 COMPSC_EXPORT(compsc_precopy_is_config);
 
-/* Record @type of the configuration in @s: its bytes (NULL: absent). */
+/*
+ * Record @type of the configuration in @s: its bytes (NULL: absent). A
+ * PF_VF record is packed into @pf; a state that cannot be packed gives
+ * length 0, which the writer refuses.
+ */
 static const void *compsc_precopy_rec(const struct compsc_host_save *s,
-				      u16 type, u32 *len)
+				      u16 type, u8 *pf, u32 *len)
 {
+	int ret;
+
 	*len = 0;
 	if (type == COMPSC_REC_DRIVER && s->driver_bytes) {
 		*len = s->driver_bytes;
 		return s->replay;
 	}
 	if (type == COMPSC_REC_PF_VF && s->pf) {
-		*len = sizeof(*s->pf);
-		return s->pf;
+		ret = compsc_pf_vf_pack(s->pf, pf);
+		*len = ret < 0 ? 0 : (u32)ret;
+		return pf;
 	}
 	if (type == COMPSC_REC_PF_VF_EXT && s->pf && s->pf_ext) {
 		*len = compsc_pf_vf_xlen(s->pf_ext);
@@ -50,11 +57,12 @@ static const void *compsc_precopy_rec(const struct compsc_host_save *s,
 static void compsc_precopy_write(struct compsc_stream_writer *w,
 				 const struct compsc_host_save *s)
 {
+	u8 pf[sizeof(struct compsc_pf_vf_state)];
 	const void *data;
 	u32 i, len;
 
 	for (i = 0; i < COMPSC_PRECOPY_NR_TYPES; i++) {
-		data = compsc_precopy_rec(s, compsc_precopy_types[i], &len);
+		data = compsc_precopy_rec(s, compsc_precopy_types[i], pf, &len);
 		if (data)
 			compsc_stream_add(w, compsc_precopy_types[i],
 					  COMPSC_REC_F_MANDATORY, data, len);
@@ -65,13 +73,14 @@ static void compsc_precopy_write(struct compsc_stream_writer *w,
 static int compsc_precopy_same(const struct compsc_stream_view *pv,
 			       const struct compsc_host_save *s)
 {
+	u8 pf[sizeof(struct compsc_pf_vf_state)];
 	const struct compsc_stream_rec *r;
 	const void *data;
 	u32 i, len;
 
 	for (i = 0; i < COMPSC_PRECOPY_NR_TYPES; i++) {
 		r = &pv->rec[compsc_precopy_types[i]];
-		data = compsc_precopy_rec(s, compsc_precopy_types[i], &len);
+		data = compsc_precopy_rec(s, compsc_precopy_types[i], pf, &len);
 		if (!data != !r->data)
 			return 0;
 		if (data && (r->len != len || memcmp(r->data, data, len)))

@@ -35,20 +35,34 @@ static void compsc_st_crc(struct compsc_st *st)
 static int compsc_st_write(void)
 {
 	struct compsc_stream_writer w;
-	struct compsc_rec_reg regs[2] = {
-		{ .offset = cpu_to_le32(0x10), .bar = 0, .width = 4,
-		  .kind = COMPSC_REG_PLAIN, .value = cpu_to_le64(0x1234) },
-		{ .offset = cpu_to_le32(0x2000), .bar = 0, .width = 8,
-		  .kind = COMPSC_REG_PLAIN, .value = cpu_to_le64(~0ull) },
-	};
+	const struct compsc_rec_reg r4 = { .offset = cpu_to_le32(0x10),
+		.width = 4, .kind = COMPSC_REG_PLAIN };
+	const struct compsc_rec_reg r8 = { .offset = cpu_to_le32(0x2000),
+		.width = 8, .kind = COMPSC_REG_PLAIN };
 	static const u8 drv[5] = { 1, 2, 3, 4, 5 };
+	u8 regs[2 * COMPSC_REC_REG_MAX];
+	u32 n = compsc_rec_reg_put(regs, &r4, 0x1234);
 
+	n += compsc_rec_reg_put(regs + n, &r8, ~0ull);
 	compsc_stream_begin(&w, compsc_st_stream.b, sizeof(compsc_st_stream.b),
 			    &compsc_st_id);
-	compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY, regs,
-			  sizeof(regs));
+	compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY, regs, n);
 	compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, drv, sizeof(drv));
 	return compsc_stream_end(&w);
+}
+
+/* The REGS record compsc_st_write() wrote reads back entry by entry. */
+static int compsc_st_regs_ok(const struct compsc_stream_rec *r)
+{
+	struct compsc_rec_reg e;
+	u64 value;
+	u32 off;
+
+	off = compsc_rec_reg_get(r->data, r->len, 0, &e, &value);
+	if (off != 12 || le32_to_cpu(e.offset) != 0x10 || value != 0x1234)
+		return 0;
+	off = compsc_rec_reg_get(r->data, r->len, off, &e, &value);
+	return off == r->len && e.width == 8 && value == ~0ull;
 }
 
 static void compsc_st_stream_checks(struct compsc_st *st)
@@ -61,7 +75,8 @@ static void compsc_st_stream_checks(struct compsc_st *st)
 
 	ST_CHECK(st, n == 32 + 8 + 32 + 8 + 8 + 16);
 	ST_CHECK(st, compsc_stream_parse(b, len, &compsc_st_id, len, &v) == 0);
-	ST_CHECK(st, v.rec[COMPSC_REC_REGS].len == 32 &&
+	ST_CHECK(st, compsc_st_regs_ok(&v.rec[COMPSC_REC_REGS]));
+	ST_CHECK(st, v.rec[COMPSC_REC_REGS].len == 12 + 16 &&
 		 v.rec[COMPSC_REC_DRIVER].len == 5 &&
 		 v.rec[COMPSC_REC_DRIVER].data[4] == 5 &&
 		 !v.rec[COMPSC_REC_COUNTERS].data && v.nr_unknown == 0);

@@ -33,12 +33,15 @@
  *     known type twice			-> EDUPLICATE
  *     known type over its bound (PF_VF_EXT: COMPSC_PF_EXT_MAX_BYTES)
  *					-> EOVERSIZE
- *     bad payload size for its type	-> EMALFORMED
+ *     bad payload size for its type	-> EMALFORMED (REGS: a multiple of
+ *					   4; PF_VF: 24 to 148, even)
  *     unknown type, MANDATORY flag	-> EUNKNOWN_MANDATORY (optional: skipped,
  *					   counted in nr_unknown)
  *     then the END record itself	-> EMALFORMED if not { END, 0, 8 }, rsvd 0
  *  7. identity (@expect)		-> EWRONG_DEVICE
- *  8. record contents (reserved bytes, widths, kinds, counts) -> EMALFORMED
+ *  8. record contents (reserved bytes, widths, kinds, counts; REGS
+ *     entries that fill the record exactly, PF_VF's length that of its
+ *     counts)				-> EMALFORMED
  *
  * No record is required by the parser (EMISSING is not returned here):
  * which records a consumer needs depends on the consumer (the PF exports
@@ -82,13 +85,15 @@ static int compsc_rec_size_ok(u16 type, u32 len)
 	switch (type) {
 	case COMPSC_REC_END:
 		return len == sizeof(struct compsc_rec_end);
-	case COMPSC_REC_REGS:
-		return len % sizeof(struct compsc_rec_reg) == 0;
+	case COMPSC_REC_REGS:	/* entries of 12 or 16 bytes: walked later */
+		return len % 4 == 0;
 	case COMPSC_REC_COUNTERS:
 	case COMPSC_REC_HOST_COUNTERS:
 		return len % sizeof(struct compsc_rec_counter) == 0;
-	case COMPSC_REC_PF_VF:
-		return len == sizeof(struct compsc_pf_vf_state);
+	case COMPSC_REC_PF_VF:	/* its counts are checked with its contents */
+		return len >= COMPSC_PF_VF_REC_HDR && len % 2 == 0 &&
+		       len <= COMPSC_PF_VF_REC_HDR + 2 * (COMPSC_PF_MAX_VLANS +
+							  COMPSC_PF_MAX_MC);
 	case COMPSC_REC_PRECOPY:
 		return len == sizeof(struct compsc_rec_precopy);
 	case COMPSC_REC_PF_VF_EXT:
@@ -115,9 +120,72 @@ static int compsc_rec_reg_ok(const struct compsc_rec_reg *r)
 	       r->kind >= COMPSC_REG_PLAIN && r->kind <= COMPSC_REG_COUNTER_RC;
 }
 
+u32 compsc_rec_reg_put(void *out, const struct compsc_rec_reg *r, u64 value)
+{
+	__le64 v64 = cpu_to_le64(value);
+	__le32 v32 = cpu_to_le32((u32)value);
+	u8 *p = out;
+
+	if (!out || !r || (r->width != 4 && r->width != 8))
+		return 0;
+	memcpy(p, r, sizeof(*r));
+	if (r->width == 4)
+		memcpy(p + sizeof(*r), &v32, sizeof(v32));
+	else
+		memcpy(p + sizeof(*r), &v64, sizeof(v64));
+	return (u32)sizeof(*r) + r->width;
+}
+COMPSC_EXPORT(compsc_rec_reg_put);
+
+/*
+ * Only the width is judged here (it sizes the entry); the parser judges
+ * the rest of the descriptor with compsc_rec_reg_ok().
+ */
+u32 compsc_rec_reg_get(const void *rec, u32 len, u32 off,
+		       struct compsc_rec_reg *r, u64 *value)
+{
+	const u8 *p = rec;
+	__le64 v64;
+	__le32 v32;
+
+	if (!rec || !r || !value || off > len ||
+	    len - off < sizeof(*r))
+		return 0;
+	memcpy(r, p + off, sizeof(*r));
+	if ((r->width != 4 && r->width != 8) ||
+	    len - off - sizeof(*r) < r->width)
+		return 0;
+	off += (u32)sizeof(*r);
+	if (r->width == 4) {
+		memcpy(&v32, p + off, sizeof(v32));
+		*value = le32_to_cpu(v32);
+	} else {
+		memcpy(&v64, p + off, sizeof(v64));
+		*value = le64_to_cpu(v64);
+	}
+	return off + r->width;
+}
+COMPSC_EXPORT(compsc_rec_reg_get);
+
+/* A REGS record's first bad entry (its payload offset), or NO_BAD. */
+static u32 compsc_rec_regs_bad(const u8 *p, u32 len)
+{
+	struct compsc_rec_reg r;
+	u32 off = 0, next;
+	u64 value;
+
+	while (off < len) {
+		next = compsc_rec_reg_get(p, len, off, &r, &value);
+		if (!next || !compsc_rec_reg_ok(&r))
+			return off;
+		off = next;
+	}
+	return NO_BAD;
+}
+
 static int compsc_rec_counter_ok(const struct compsc_rec_counter *c)
 {
-	return !c->rsvd && !c->rsvd2 && c->bar < COMPSC_NR_BARS &&
+	return !c->rsvd && c->bar < COMPSC_NR_BARS &&
 	       c->width == 4 && le32_to_cpu(c->offset) % 4 == 0 &&
 	       (c->kind == COMPSC_REG_COUNTER_RO ||
 		c->kind == COMPSC_REG_COUNTER_RC);
@@ -148,6 +216,54 @@ int compsc_pf_vf_check(const struct compsc_pf_vf_state *s)
 	return compsc_pf_vf_ok(s) ? 0 : -COMPSC_EMALFORMED;
 }
 COMPSC_EXPORT(compsc_pf_vf_check);
+
+compsc_static_assert(offsetof(struct compsc_pf_vf_state, vlans) ==
+		     COMPSC_PF_VF_REC_HDR, "pf vf record header");
+
+int compsc_pf_vf_pack(const struct compsc_pf_vf_state *s, void *out)
+{
+	u32 nv, nm;
+	u8 *p = out;
+
+	if (!s)
+		return -COMPSC_EINVAL;
+	if (!compsc_pf_vf_ok(s))
+		return -COMPSC_EMALFORMED;
+	nv = le16_to_cpu(s->nr_vlans);
+	nm = le16_to_cpu(s->nr_mc);
+	if (p) {
+		memcpy(p, s, COMPSC_PF_VF_REC_HDR);
+		memcpy(p + COMPSC_PF_VF_REC_HDR, s->vlans, 2 * nv);
+		memcpy(p + COMPSC_PF_VF_REC_HDR + 2 * nv, s->mc_hashes, 2 * nm);
+	}
+	return (int)(COMPSC_PF_VF_REC_HDR + 2 * (nv + nm));
+}
+COMPSC_EXPORT(compsc_pf_vf_pack);
+
+/* The record's counts, as far as they size it: the rest is compsc_pf_vf_ok()'s. */
+int compsc_pf_vf_unpack(const void *rec, u32 len, struct compsc_pf_vf_state *s)
+{
+	const u8 *p = rec;
+	u32 nv, nm;
+
+	if (!rec || !s)
+		return -COMPSC_EINVAL;
+	memset(s, 0, sizeof(*s));
+	if (len < COMPSC_PF_VF_REC_HDR)
+		return -COMPSC_EMALFORMED;
+	memcpy(s, p, COMPSC_PF_VF_REC_HDR);
+	nv = le16_to_cpu(s->nr_vlans);
+	nm = le16_to_cpu(s->nr_mc);
+	if (nv > COMPSC_PF_MAX_VLANS || nm > COMPSC_PF_MAX_MC ||
+	    len != COMPSC_PF_VF_REC_HDR + 2 * (nv + nm)) {
+		memset(s, 0, sizeof(*s));
+		return -COMPSC_EMALFORMED;
+	}
+	memcpy(s->vlans, p + COMPSC_PF_VF_REC_HDR, 2 * nv);
+	memcpy(s->mc_hashes, p + COMPSC_PF_VF_REC_HDR + 2 * nv, 2 * nm);
+	return 0;
+}
+COMPSC_EXPORT(compsc_pf_vf_unpack);
 
 /* A MAC filter is a unicast address other than zero, its padding zero. */
 static int compsc_pf_vf_mac_ok(const struct compsc_pf_vf_mac *m)
@@ -203,16 +319,12 @@ COMPSC_EXPORT(compsc_pf_vf_ext_check);
  */
 static u32 compsc_rec_content_bad(u16 type, const u8 *p, u32 len)
 {
-	struct compsc_rec_reg r;
 	struct compsc_rec_counter c;
 	struct compsc_pf_vf_state s;
 	u32 off;
 
-	for (off = 0; type == COMPSC_REC_REGS && off < len; off += sizeof(r)) {
-		memcpy(&r, p + off, sizeof(r));
-		if (!compsc_rec_reg_ok(&r))
-			return off;
-	}
+	if (type == COMPSC_REC_REGS)
+		return compsc_rec_regs_bad(p, len);
 	for (off = 0; (type == COMPSC_REC_COUNTERS ||
 			type == COMPSC_REC_HOST_COUNTERS) && off < len;
 	     off += sizeof(c)) {
@@ -220,11 +332,9 @@ static u32 compsc_rec_content_bad(u16 type, const u8 *p, u32 len)
 		if (!compsc_rec_counter_ok(&c))
 			return off;
 	}
-	if (type == COMPSC_REC_PF_VF) {
-		memcpy(&s, p, sizeof(s));
-		if (!compsc_pf_vf_ok(&s))
-			return 0;
-	}
+	if (type == COMPSC_REC_PF_VF &&
+	    (compsc_pf_vf_unpack(p, len, &s) || !compsc_pf_vf_ok(&s)))
+		return 0;
 	if (type == COMPSC_REC_PF_VF_EXT)
 		return compsc_pf_vf_ext_bad(p, len);
 	return NO_BAD;

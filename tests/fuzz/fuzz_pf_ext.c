@@ -11,7 +11,7 @@
 
 static const struct compsc_ident id = { 0x8086, 0x10ed, 0x8086, 0 };
 static const struct compsc_pf_vf_state st = { .vf_index = 1 };
-static uint8_t buf[FUZZ_STREAM_MAX];
+static uint8_t buf[FUZZ_STREAM_MAX], st_rec[sizeof(st)];
 static struct compsc_host_pf pf;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT((ok == -COMPSC_EOVERSIZE) ==
 		    (size > COMPSC_PF_EXT_MAX_BYTES));
 	compsc_stream_begin(&w, buf, sizeof(buf), &id);
-	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY, &st,
-			  sizeof(st));
+	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY, st_rec,
+			  (u32)compsc_pf_vf_pack(&st, st_rec));
 	FUZZ_ASSERT(!compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT, 0, data,
 				       (u32)size) == !ok);
 	len = compsc_stream_end(&w);

@@ -25,13 +25,15 @@ static void put(const char *target, const char *name, const void *d, size_t n)
 }
 
 static const struct compsc_ident id = { 0x8086, 0x10ca, 0x8086, 0xa03c };
-static const struct compsc_rec_reg regs[2] = {
-	{ .offset = 0x0000, .bar = 0, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 1 },
-	{ .offset = 0x0808, .bar = 2, .width = 8, .kind = COMPSC_REG_PLAIN, .value = 2 },
+static const struct compsc_rec_reg regs_desc[2] = {
+	{ .offset = 0x0000, .bar = 0, .width = 4, .kind = COMPSC_REG_PLAIN },
+	{ .offset = 0x0808, .bar = 2, .width = 8, .kind = COMPSC_REG_PLAIN },
 };
+static uint8_t regs[2 * COMPSC_REC_REG_MAX];	/* encoded by main() */
+static u32 regs_len;
 static const struct compsc_rec_counter ctrs[1] = {
 	{ .offset = 0x1010, .bar = 0, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
-	  .hw_final = 0xfffffffe, .total = 0x2fffffffeull },
+	  .hw_final = 0xfffffffe },
 };
 static const struct compsc_pf_vf_state pfvf = {
 	.vf_index = 2, .flags = COMPSC_PFVF_F_SPOOFCHK,
@@ -42,6 +44,8 @@ static const struct compsc_pf_vf_xstate pfext = {
 	.macs = { { .mac = { 0x02, 0, 0, 0, 0, 1 } },
 		  { .mac = { 0x52, 0x54, 0, 9, 8, 7 } } },
 };
+static uint8_t pf[sizeof(pfvf)];	/* pfvf's PF_VF record, by main() */
+static u32 pf_len;
 
 /* @mask: which records to add (bit = type), plus unknown ones. */
 static int stream(uint8_t *buf, unsigned mask, int unknown_flags)
@@ -51,13 +55,13 @@ static int stream(uint8_t *buf, unsigned mask, int unknown_flags)
 	compsc_stream_begin(&w, buf, FUZZ_RECIPE_CAP, &id);
 	if (mask & 2)
 		compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY,
-				  regs, sizeof(regs));
+				  regs, regs_len);
 	if (mask & 4)
 		compsc_stream_add(&w, COMPSC_REC_COUNTERS, 0, ctrs, sizeof(ctrs));
 	if (unknown_flags >= 0)
 		compsc_stream_add(&w, 0x99, (u16)unknown_flags, "later", 5);
 	if (mask & 8)
-		compsc_stream_add(&w, COMPSC_REC_PF_VF, 0, &pfvf, sizeof(pfvf));
+		compsc_stream_add(&w, COMPSC_REC_PF_VF, 0, pf, pf_len);
 	if (mask & 64)
 		compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT, COMPSC_REC_F_MANDATORY,
 				  &pfext, compsc_pf_vf_xlen(&pfext));
@@ -115,14 +119,14 @@ static void pf_ext_seeds(void)
 /* A recipe with PF_VF then PF_VF_EXT, for the writer-driven targets. */
 static void recipe_pf_ext_seed(const char *t)
 {
-	uint8_t r[8 + 2 + sizeof(pfvf) + 2 + 32];
+	uint8_t r[8 + 2 + sizeof(pf) + 2 + 32];
 	size_t n = 8;
 
 	memcpy(r, &id, 8);
 	r[n++] = 3 | 8;	/* PF_VF, mandatory */
-	r[n++] = sizeof(pfvf);
-	memcpy(r + n, &pfvf, sizeof(pfvf));
-	n += sizeof(pfvf);
+	r[n++] = (uint8_t)pf_len;
+	memcpy(r + n, pf, pf_len);
+	n += pf_len;
 	r[n++] = 6 | 8;	/* PF_VF_EXT, mandatory */
 	r[n++] = (uint8_t)compsc_pf_vf_xlen(&pfext);
 	memcpy(r + n, &pfext, compsc_pf_vf_xlen(&pfext));
@@ -149,9 +153,9 @@ static void recipe_seeds(const char *t)
 	memcpy(r + n, "abc", 3);
 	n += 3;
 	r[n++] = 1 | 8;	/* REGS, mandatory */
-	r[n++] = sizeof(regs);
-	memcpy(r + n, regs, sizeof(regs));
-	n += sizeof(regs);
+	r[n++] = (uint8_t)regs_len;
+	memcpy(r + n, regs, regs_len);
+	n += regs_len;
 	r[n++] = 2;	/* COUNTERS */
 	r[n++] = sizeof(ctrs);
 	memcpy(r + n, ctrs, sizeof(ctrs));
@@ -254,6 +258,9 @@ static void mbx_seeds(void)
 int main(int argc, char **argv)
 {
 	root = argc > 1 ? argv[1] : "tests/fuzz/corpus";
+	regs_len = compsc_rec_reg_put(regs, &regs_desc[0], 1);
+	regs_len += compsc_rec_reg_put(regs + regs_len, &regs_desc[1], 2);
+	pf_len = (u32)compsc_pf_vf_pack(&pfvf, pf);
 	stream_seeds();
 	recipe_seeds("fuzz_stream_truncate");
 	recipe_seeds("fuzz_stream_bitflip");

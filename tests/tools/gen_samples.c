@@ -25,6 +25,10 @@
  *                   has no model for
  *   garbage.bin, empty.bin
  *
+ * Not written here: v1-ixgbevf.stream, ixgbevf.stream as stream format 1
+ * wrote it (16-byte REGS entries, counters with the guest's total), kept
+ * to show that a stream of an older format is refused.
+ *
  * With --large, inputs too big to commit, for the CLI's resource tests
  * (a replay log's packed form is written here by hand: the library's own
  * packer never writes a duplicate key, and 65,535 puts would be slow):
@@ -56,25 +60,37 @@ static const struct compsc_ident id_82576vf = {
 	.subsys_vendor = 0x8086, .subsys_device = 0xa03c,
 };
 
+/* A listed register and the value the host saved. */
+struct sample_reg {
+	struct compsc_rec_reg r;
+	u64 value;
+};
+
+/* A listed counter: what a stream carries, and the guest's total in the area. */
+struct sample_ctr {
+	struct compsc_rec_counter c;
+	u64 total;
+};
+
 /* 82576 VF registers the allow-list admits, with the values they hold. */
-static const struct compsc_rec_reg regs[] = {
-	{ .offset = 0x1524, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00000007 },
-	{ .offset = 0x1680, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x000001f4 },
-	{ .offset = 0x2800, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0xdeadb000 },
-	{ .offset = 0x2804, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00000001 },
-	{ .offset = 0x2808, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00004000 },
-	{ .offset = 0x3828, .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x02000000 },
+static const struct sample_reg regs[] = {
+	{ { .offset = 0x1524, .width = 4, .kind = COMPSC_REG_PLAIN }, 0x00000007 },
+	{ { .offset = 0x1680, .width = 4, .kind = COMPSC_REG_PLAIN }, 0x000001f4 },
+	{ { .offset = 0x2800, .width = 4, .kind = COMPSC_REG_PLAIN }, 0xdeadb000 },
+	{ { .offset = 0x2804, .width = 4, .kind = COMPSC_REG_PLAIN }, 0x00000001 },
+	{ { .offset = 0x2808, .width = 4, .kind = COMPSC_REG_PLAIN }, 0x00004000 },
+	{ { .offset = 0x3828, .width = 4, .kind = COMPSC_REG_PLAIN }, 0x02000000 },
 	/* bar 3 is structurally fine but no BAR the 82576 VF policy knows */
-	{ .offset = 0x0000, .bar = 3, .width = 8, .kind = COMPSC_REG_PLAIN,
-	  .value = 0x0123456789abcdefull },
+	{ { .offset = 0x0000, .bar = 3, .width = 8, .kind = COMPSC_REG_PLAIN },
+	  0x0123456789abcdefull },
 };
 #define NR_AREA_REGS	6	/* the area lists those the policy allows */
 
-static const struct compsc_rec_counter ctrs[] = {
-	{ .offset = 0x0f10, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
-	  .hw_final = 0xfffffff0u, .total = 0x1fffffff0ull },	/* VFGPRC */
-	{ .offset = 0x0f14, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
-	  .hw_final = 1234, .total = 5678 },			/* VFGPTC */
+static const struct sample_ctr ctrs[] = {
+	{ { .offset = 0x0f10, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	    .hw_final = 0xfffffff0u }, 0x1fffffff0ull },	/* VFGPRC */
+	{ { .offset = 0x0f14, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	    .hw_final = 1234 }, 5678 },			/* VFGPTC */
 };
 
 static const struct compsc_pf_vf_state pfvf = {
@@ -104,21 +120,51 @@ static const struct compsc_pf_vf_xstate pfext_82599 = {
 };
 
 /* 82599 VF registers its allow-list admits: ring heads, statistics. */
-static const struct compsc_rec_reg regs_82599[] = {
-	{ .offset = COMPSC_82599VF_RDH(0), .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x0000007f },
-	{ .offset = COMPSC_82599VF_TDH(0), .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00000020 },
-	{ .offset = COMPSC_82599VF_RDH(7), .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x00000001 },
-	{ .offset = COMPSC_82599VF_TDH(7), .width = 4, .kind = COMPSC_REG_PLAIN, .value = 0x000001ff },
+static const struct sample_reg regs_82599[] = {
+	{ { .offset = COMPSC_82599VF_RDH(0), .width = 4, .kind = COMPSC_REG_PLAIN }, 0x0000007f },
+	{ { .offset = COMPSC_82599VF_TDH(0), .width = 4, .kind = COMPSC_REG_PLAIN }, 0x00000020 },
+	{ { .offset = COMPSC_82599VF_RDH(7), .width = 4, .kind = COMPSC_REG_PLAIN }, 0x00000001 },
+	{ { .offset = COMPSC_82599VF_TDH(7), .width = 4, .kind = COMPSC_REG_PLAIN }, 0x000001ff },
 };
 
-static const struct compsc_rec_counter ctrs_82599[] = {
-	{ .offset = COMPSC_82599VF_VFGPRC, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
-	  .hw_final = 0x00010000u, .total = 0x100010000ull },
-	{ .offset = COMPSC_82599VF_VFGORC_LSB, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
-	  .hw_final = 0xfffffff0u, .total = 0x3fffffff0ull },
-	{ .offset = COMPSC_82599VF_VFGPTC, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
-	  .hw_final = 4321, .total = 8765 },
+static const struct sample_ctr ctrs_82599[] = {
+	{ { .offset = COMPSC_82599VF_VFGPRC, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	    .hw_final = 0x00010000u }, 0x100010000ull },
+	{ { .offset = COMPSC_82599VF_VFGORC_LSB, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	    .hw_final = 0xfffffff0u }, 0x3fffffff0ull },
+	{ { .offset = COMPSC_82599VF_VFGPTC, .width = 4, .kind = COMPSC_REG_COUNTER_RO,
+	    .hw_final = 4321 }, 8765 },
 };
+
+/* @n registers as a REGS record's entries in @out; returns its length. */
+static u32 regs_rec(const struct sample_reg *r, size_t n, u8 *out)
+{
+	u32 len = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		len += compsc_rec_reg_put(out + len, &r[i].r, r[i].value);
+	return len;
+}
+
+/* @n counters as a COUNTERS record's entries in @out; returns its length. */
+static u32 ctrs_rec(const struct sample_ctr *c, size_t n,
+		    struct compsc_rec_counter *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		out[i] = c[i].c;
+	return (u32)(n * sizeof(*out));
+}
+
+/* A PF_VF record of @st in @out; returns its length. */
+static u32 pf_rec(const struct compsc_pf_vf_state *st, u8 *out)
+{
+	int n = compsc_pf_vf_pack(st, out);
+
+	return n < 0 ? 0 : (u32)n;
+}
 
 static const struct compsc_ident id_unknown = {
 	.vendor = 0x8086, .device = 0x1515,	/* X540 VF: no model */
@@ -195,23 +241,24 @@ static void fill_replay(struct compsc_area_hdr *a)
  * values the host saved: the same entries a stream of them carries.
  */
 static int fill_lists(struct compsc_area_hdr *a,
-		      const struct compsc_rec_reg *r, size_t nr_regs,
-		      const struct compsc_rec_counter *ctr, size_t nr_ctrs)
+		      const struct sample_reg *r, size_t nr_regs,
+		      const struct sample_ctr *ctr, size_t nr_ctrs)
 {
 	struct compsc_counter_desc *c;
 	size_t i;
 	int err = 0;
 
 	for (i = 0; !err && i < nr_regs; i++) {
-		err = compsc_area_add_reg(a, r[i].bar, r[i].offset, r[i].width,
-					  r[i].kind);
+		err = compsc_area_add_reg(a, r[i].r.bar, r[i].r.offset,
+					  r[i].r.width, r[i].r.kind);
 		compsc_area_saved(a)[i] = cpu_to_le64(r[i].value);
 	}
 	for (i = 0; !err && i < nr_ctrs; i++) {
-		err = compsc_area_add_counter(a, 0, ctr[i].offset, ctr[i].kind);
+		err = compsc_area_add_counter(a, 0, ctr[i].c.offset,
+					      ctr[i].c.kind);
 		err = err < 0 ? err : 0;
 		c = &compsc_area_counters(a)[i];
-		c->hw_final = cpu_to_le32(ctr[i].hw_final);
+		c->hw_final = cpu_to_le32(ctr[i].c.hw_final);
 		c->total = cpu_to_le64(ctr[i].total);
 		c->flags = COMPSC_CTR_F_SAVED;
 	}
@@ -261,17 +308,19 @@ static int build_stream(u8 *buf, int full)
 {
 	struct compsc_area_hdr *a = (struct compsc_area_hdr *)area;
 	static const char opaque[] = "not a replay log";
+	struct compsc_rec_counter c[2];
 	struct compsc_stream_writer w;
-	u8 packed[256];
+	u8 packed[256], r[7 * COMPSC_REC_REG_MAX], pf[sizeof(pfvf)];
 
 	compsc_stream_begin(&w, buf, CAP, &id_82576vf);
 	if (full) {
-		compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY,
-				  regs, sizeof(regs));
-		compsc_stream_add(&w, COMPSC_REC_COUNTERS, 0, ctrs, sizeof(ctrs));
+		compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY, r,
+				  regs_rec(regs, sizeof(regs) / sizeof(regs[0]), r));
+		compsc_stream_add(&w, COMPSC_REC_COUNTERS, 0, c,
+				  ctrs_rec(ctrs, 2, c));
 		compsc_stream_add(&w, 0x100, 0, "future", 6);
 	}
-	compsc_stream_add(&w, COMPSC_REC_PF_VF, 0, &pfvf, sizeof(pfvf));
+	compsc_stream_add(&w, COMPSC_REC_PF_VF, 0, pf, pf_rec(&pfvf, pf));
 	if (full)
 		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, packed,
 				  (u32)pack_replay(a, packed, sizeof(packed)));
@@ -293,7 +342,7 @@ static void write_streams(const char *dir)
 		die("stream", n);
 	put(dir, "good.stream", buf, (size_t)n);
 	put(dir, "truncated.stream", buf, (size_t)n - 16);
-	buf[32 + 8 + 16 + 8] ^= 0x01;	/* a bit of register 1's value */
+	buf[32 + 8 + 12 + 8] ^= 0x01;	/* a bit of register 1's value */
 	put(dir, "corrupt.stream", buf, (size_t)n);
 }
 
@@ -306,12 +355,13 @@ static void write_ixgbe(const char *dir)
 {
 	static u8 buf[CAP];
 	struct compsc_stream_writer w;
-	u32 mac1, crc;
+	u8 pf[sizeof(pfvf_82599)];
+	u32 mac1, crc, pf_len = pf_rec(&pfvf_82599, pf);
 	int n;
 
 	compsc_stream_begin(&w, buf, CAP, &id_82599vf);
-	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY,
-			  &pfvf_82599, sizeof(pfvf_82599));
+	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY, pf,
+			  pf_len);
 	compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT, COMPSC_REC_F_MANDATORY,
 			  &pfext_82599, compsc_pf_vf_xlen(&pfext_82599));
 	n = compsc_stream_end(&w);
@@ -319,7 +369,7 @@ static void write_ixgbe(const char *dir)
 		die("ixgbe stream", n);
 	put(dir, "ixgbe.stream", buf, (size_t)n);
 	/* header, PF_VF, PF_VF_EXT's header and its own 16, filter 1 */
-	mac1 = 32 + 8 + sizeof(pfvf_82599) + 8 + 16 + 8;
+	mac1 = 32 + 8 + ((pf_len + 7) & ~7u) + 8 + 16 + 8;
 	buf[mac1] |= 0x01;
 	crc = cpu_to_le32(compsc_crc32c(0, buf, (u32)n - 8));
 	memcpy(buf + n - 8, &crc, sizeof(crc));
@@ -357,9 +407,10 @@ static void write_82599(const char *dir)
 	const struct compsc_layout_req req = { .nr_cpus = 2, .reg_max = 16,
 		.counter_max = 5, .replay_recs = 4 };
 	struct compsc_area_hdr *a = (struct compsc_area_hdr *)area_82599;
+	struct compsc_rec_counter c[3];
 	struct compsc_stream_writer w;
 	static u8 buf[CAP];
-	u8 packed[256];
+	u8 packed[256], r[4 * COMPSC_REC_REG_MAX];
 	int err = compsc_area_init(area_82599, sizeof(area_82599), &req), n, k;
 
 	if (!err)
@@ -373,10 +424,10 @@ static void write_82599(const char *dir)
 	n = pack_replay(a, packed, sizeof(packed));
 	for (k = 0; k < 2; k++) {
 		compsc_stream_begin(&w, buf, CAP, k ? &id_unknown : &id_82599vf);
-		compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY,
-				  regs_82599, sizeof(regs_82599));
-		compsc_stream_add(&w, COMPSC_REC_COUNTERS, 0, ctrs_82599,
-				  sizeof(ctrs_82599));
+		compsc_stream_add(&w, COMPSC_REC_REGS, COMPSC_REC_F_MANDATORY, r,
+				  regs_rec(regs_82599, 4, r));
+		compsc_stream_add(&w, COMPSC_REC_COUNTERS, 0, c,
+				  ctrs_rec(ctrs_82599, 3, c));
 		compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, packed, (u32)n);
 		err = compsc_stream_end(&w);
 		if (err < 0)

@@ -3,33 +3,33 @@
 S=$samples
 
 run "$cli" --version
-expect_ok "$v/version" '^compsc [0-9.]+ \(stream format 1\.0, area ABI 1\.0\)$'
+expect_ok "$v/version" '^compsc [0-9.]+ \(stream format 2\.0, area ABI 1\.0\)$'
 run "$cli" stream --help
 expect_ok "$v/stream help" 'compsc stream decode FILE' '--expect' 'Exit: 0 valid'
 
 run "$cli" stream validate "$S/good.stream"
-expect_ok "$v/validate good" '^ok: 464 bytes, 6 records$'
+expect_ok "$v/validate good" '^ok: 296 bytes, 6 records$'
 run "$cli" stream validate "$S/good.stream" --expect 8086:10ca
-expect_ok "$v/validate good --expect right device" '^ok: 464 bytes'
+expect_ok "$v/validate good --expect right device" '^ok: 296 bytes'
 
 run "$cli" stream decode "$S/good.stream"
 expect_ok "$v/decode good: header and records" \
-	'^format +1\.0$' '^device +8086:10ca \(subsystem 8086:a03c\)$' \
-	'^total_len +464 bytes$' '1 unknown optional skipped' \
-	'^REGS at offset 32: 112 bytes, mandatory, 7 entries$' \
+	'^format +2\.0$' '^device +8086:10ca \(subsystem 8086:a03c\)$' \
+	'^total_len +296 bytes$' '1 unknown optional skipped' \
+	'^REGS at offset 32: 88 bytes, mandatory, 7 entries$' \
 	'^ +2 +0 +0x00002800 4 +plain +0xdeadb000 +RDBAL\(0\)$' \
 	'^ +6 +3 +0x00000000 8 +plain +0x0123456789abcdef -$' \
-	'^ +0 +0 +0x00000f10 counter_ro +0xfffffff0 8589934576 +VFGPRC$' \
+	'^ +0 +0 +0x00000f10 counter_ro +0xfffffff0 +VFGPRC$' \
 	'^ +mac +52:54:00:12:34:56$' '^ +vlans +2: 10 4094$' \
 	'replay log \(packed\): 3 records' \
 	'^ +0 +SET_MAC \(0x00000002\) +1 +12 +02000000 52540012 34560000$' \
 	'^ +1 +SET_LPE \(0x00000005\) +2 +8 +05000000 f2050000$' \
 	'^ +2 +SET_VLAN\(10\) \(0x000a0004\) +3 +8 +04000100 0a000000$' \
-	'^END at offset 448: crc32c 0x[0-9a-f]{8} ok$'
+	'^END at offset 280: crc32c 0x[0-9a-f]{8} ok$'
 
 run "$cli" stream decode "$S/opaque.stream"
 expect_ok "$v/decode opaque DRIVER: says why it is no replay log" \
-	'^DRIVER at offset 192: 17 bytes$' \
+	'^DRIVER at offset 72: 17 bytes$' \
 	'^ +opaque \(replay log: bad magic, not a replay log\):$' '6e 6f 74 20'
 
 run "$cli" stream decode "$S/good.stream" --json
@@ -37,16 +37,17 @@ if [ "$rc" -eq 0 ] && python3 - "$tmp/out" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = {x["type"]: x for x in d["records"]}
-assert d["format"] == {"major": 1, "minor": 0}
+assert d["format"] == {"major": 2, "minor": 0}
 assert d["device"]["id"] == "8086:10ca" and d["device"]["subsys_device"] == 0xa03c
-assert d["total_len"] == 464 and d["record_count"] == 6
+assert d["total_len"] == 296 and d["record_count"] == 6
 assert d["unknown_optional_skipped"] == 1 and d["crc_ok"] is True
 assert [x["type"] for x in d["records"]] == ["REGS", "COUNTERS", "PF_VF", "DRIVER"]
 assert r["REGS"]["mandatory"] and r["REGS"]["regs"][2] == {"bar": 0, "offset": 0x2800,
     "width": 4, "kind": "plain", "value": 0xdeadb000, "name": "RDBAL(0)"}
 assert r["REGS"]["regs"][6]["value"] == 0x0123456789abcdef and r["REGS"]["regs"][6]["name"] is None
 assert r["COUNTERS"]["counters"][1]["name"] == "VFGPTC"
-assert r["COUNTERS"]["counters"][0]["total"] == 0x1fffffff0
+assert r["COUNTERS"]["counters"][0]["hw_final"] == 0xfffffff0
+assert "total" not in r["COUNTERS"]["counters"][0]
 assert r["COUNTERS"]["counters"][0]["kind"] == "counter_ro"
 p = r["PF_VF"]["pf_vf"]
 assert p["mac"] == "52:54:00:12:34:56" and p["vlans"] == [10, 4094]
@@ -73,7 +74,7 @@ else bad "$v/decode --json opaque" "exit $rc or JSON check failed"; fi
 # An ixgbe PF's sections: PF_VF_EXT named field by field, in both forms.
 run "$cli" stream decode "$S/ixgbe.stream"
 expect_ok "$v/decode PF_VF_EXT: MAC filters, API, RSS query, what was lost" \
-	'^device +8086:10ed ' '^PF_VF_EXT at offset 192: 32 bytes, mandatory, 2 entries$' \
+	'^device +8086:10ed ' '^PF_VF_EXT at offset 72: 32 bytes, mandatory, 2 entries$' \
 	'^ +flags +0x0001 rss_query$' '^ +mbx_api +5$' \
 	'^ +lost +0x00000001 \(the destination leaves the guest to reset\): ipsec$' \
 	'^ +macs +2: 02:00:00:00:00:01 52:54:00:aa:bb:cc$'
@@ -90,20 +91,23 @@ PY
 then ok "$v/decode --json PF_VF_EXT: values right"
 else bad "$v/decode --json PF_VF_EXT" "exit $rc or JSON check failed"; fi
 run "$cli" stream validate "$S/ixgbe.stream" --expect 8086:10ed
-expect_ok "$v/validate PF_VF_EXT" '^ok: 248 bytes, 3 records$'
+expect_ok "$v/validate PF_VF_EXT" '^ok: 128 bytes, 3 records$'
 for cmd in validate decode; do
 	run "$cli" stream $cmd "$S/ixgbe-bad-mac.stream"
 	expect_err "$v/$cmd PF_VF_EXT with a multicast filter" 1 \
-		'ixgbe-bad-mac.stream: stream: malformed record at offset 224$'
+		'ixgbe-bad-mac.stream: stream: malformed record at offset 104$'
 done
 
 for cmd in validate decode; do
 	run "$cli" stream $cmd "$S/truncated.stream"
-	expect_err "$v/$cmd truncated" 1 'truncated.stream: stream: truncated at offset 448$'
+	expect_err "$v/$cmd truncated" 1 'truncated.stream: stream: truncated at offset 280$'
 	run "$cli" stream $cmd "$S/corrupt.stream"
-	expect_err "$v/$cmd corrupt" 1 'stream: checksum mismatch \(corrupt\) at offset 456$'
+	expect_err "$v/$cmd corrupt" 1 'stream: checksum mismatch \(corrupt\) at offset 288$'
 	run "$cli" stream $cmd "$S/good.stream" --expect 8086:10ed
 	expect_err "$v/$cmd wrong device" 1 'stream: made for a different device at offset 16$'
+	run "$cli" stream $cmd "$S/v1-ixgbevf.stream"
+	expect_err "$v/$cmd a stream of format 1" 1 \
+		'v1-ixgbevf.stream: stream: unsupported format version at offset 4 \(format 1, this build reads 2\)$'
 	run "$cli" stream $cmd "$S/garbage.bin"
 	expect_err "$v/$cmd garbage" 1 'stream: bad magic, not a CompSC migration stream at offset 0$'
 	run "$cli" stream $cmd "$S/empty.bin"

@@ -18,6 +18,15 @@ static struct compsc_pf_vf_state px_pf = {
 
 static uint64_t px_replay[2 * 65536 / 8];	/* 8-byte aligned workspace */
 
+/* Does the PF_VF record @r carry px_pf? */
+static inline int px_pf_is(const struct compsc_stream_rec *r)
+{
+	struct compsc_pf_vf_state st;
+
+	return r->data && !compsc_pf_vf_unpack(r->data, r->len, &st) &&
+	       !memcmp(&st, &px_pf, sizeof(st));
+}
+
 /* The pre-copy stream of @src (guest running) into @out. */
 static inline int px_precopy(struct hx *src, u8 *out, u32 cap)
 {

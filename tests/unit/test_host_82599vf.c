@@ -142,15 +142,19 @@ static void check_stream(const struct compsc_stream_view *v)
 	const struct compsc_stream_rec *r = &v->rec[COMPSC_REC_REGS];
 	struct compsc_rec_counter c;
 	struct compsc_rec_reg g;
-	u32 i;
+	u32 i, off = 0;
+	u64 value;
 
-	CHECK_EQ(r->len, 2 * NQ * sizeof(g));
-	for (i = 0; i < 2 * NQ && r->len == 2 * NQ * sizeof(g); i++) {
-		memcpy(&g, r->data + i * sizeof(g), sizeof(g));
+	/* 4-byte heads: 12 bytes an entry, no padding */
+	CHECK_EQ(r->len, 2 * NQ * (sizeof(g) + 4));
+	for (i = 0; i < 2 * NQ && off < r->len; i++) {
+		off = compsc_rec_reg_get(r->data, r->len, off, &g, &value);
+		CHECK(off != 0);
 		CHECK_EQ(le32_to_cpu(g.offset), i < NQ ? COMPSC_82599VF_RDH(i) :
 			 COMPSC_82599VF_TDH(i - NQ));
-		CHECK_EQ(le64_to_cpu(g.value), i < NQ ? 10 + i : 500 + i - NQ);
+		CHECK_EQ(value, i < NQ ? 10 + i : 500 + i - NQ);
 	}
+	CHECK_EQ(i, 2 * NQ);
 	r = &v->rec[COMPSC_REC_COUNTERS];
 	CHECK_EQ(r->len, NC * sizeof(c));
 	memcpy(&c, r->data, sizeof(c));

@@ -66,7 +66,10 @@ static void scribbled_replay(void)
 
 static void rewritten_list(void)
 {
+	const struct compsc_stream_rec *rr = &view.rec[COMPSC_REC_REGS];
 	struct compsc_rec_reg r;
+	u32 off = 0, i;
+	u64 value = 0;
 	int len;
 
 	hx_setup(&src);
@@ -77,9 +80,11 @@ static void rewritten_list(void)
 	CHECK(len > 0);
 	CHECK_EQ(compsc_stream_parse(stream, (u32)len, &hx_id, sizeof(stream),
 				     &view), 0);
-	memcpy(&r, view.rec[COMPSC_REC_REGS].data + 2 * sizeof(r), sizeof(r));
+	for (i = 0; i < 3; i++)
+		off = compsc_rec_reg_get(rr->data, rr->len, off, &r, &value);
+	CHECK(off != 0);
 	CHECK_EQ(r.offset, HX_RDH);
-	CHECK_EQ(r.value, 37);
+	CHECK_EQ(value, 37);
 	hx_teardown(&src);
 }
 

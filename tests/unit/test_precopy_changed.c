@@ -31,7 +31,7 @@ static void check_unchanged(int plen, int flen)
 	CHECK(len < flen);
 	CHECK_EQ(merged(len, pre, plen, &v), 1);
 	CHECK(v.rec[COMPSC_REC_PF_VF].data != NULL);
-	CHECK(!memcmp(v.rec[COMPSC_REC_PF_VF].data, &px_pf, sizeof(px_pf)));
+	CHECK(px_pf_is(&v.rec[COMPSC_REC_PF_VF]));
 	CHECK_EQ(v.rec[COMPSC_REC_DRIVER].len, s.driver_bytes);
 	CHECK(!memcmp(v.rec[COMPSC_REC_DRIVER].data, px_replay, s.driver_bytes));
 	/* not the pre-copy stream it names, or none at all: refused */
@@ -65,7 +65,7 @@ static void check_changed(int plen, const char *what)
 	       what, len);
 	CHECK_EQ(merged(len, pre, plen, &v), 0);
 	CHECK(v.rec[COMPSC_REC_PRECOPY].data == NULL);
-	CHECK(!memcmp(v.rec[COMPSC_REC_PF_VF].data, &px_pf, sizeof(px_pf)));
+	CHECK(px_pf_is(&v.rec[COMPSC_REC_PF_VF]));
 	CHECK_EQ(v.rec[COMPSC_REC_DRIVER].len, s.driver_bytes);
 	CHECK(!memcmp(v.rec[COMPSC_REC_DRIVER].data, px_replay, s.driver_bytes));
 }

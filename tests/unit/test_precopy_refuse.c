@@ -45,6 +45,7 @@ static void check_both(int plen)
 		.len = cpu_to_le32((u32)plen),
 		.crc32c = cpu_to_le32(compsc_crc32c(0, pre, (u32)plen)),
 	};
+	u8 pf[sizeof(px_pf)];
 	struct compsc_stream_view v, pv;
 	struct compsc_stream_writer w;
 	int len;
@@ -52,8 +53,8 @@ static void check_both(int plen)
 	compsc_stream_begin(&w, stop, sizeof(stop), &hx_id);
 	compsc_stream_add(&w, COMPSC_REC_PRECOPY, COMPSC_REC_F_MANDATORY, &ref,
 			  sizeof(ref));
-	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY, &px_pf,
-			  sizeof(px_pf));
+	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY, pf,
+			  (u32)compsc_pf_vf_pack(&px_pf, pf));
 	len = compsc_stream_end(&w);
 	CHECK(len > 0);
 	CHECK_EQ(compsc_stream_parse(stop, (u32)len, &hx_id, sizeof(stop), &v), 0);

@@ -35,7 +35,7 @@ int main(void)
 	int len = fx_build_pf(buf, sizeof(buf), &fx_pfext);
 
 	CHECK_EQ(compsc_pf_vf_xlen(&fx_pfext), FX_PF_EXT_LEN);
-	CHECK_EQ(len, 32 + 8 + 152 + 8 + FX_PF_EXT_LEN + 16);
+	CHECK_EQ(len, 32 + 8 + 32 + 8 + FX_PF_EXT_LEN + 16);
 	CHECK_EQ(compsc_stream_parse(buf, (u32)len, &fx_id, FX_MAX, &v), 0);
 	CHECK(v.rec[COMPSC_REC_PF_VF_EXT].data == buf + FX_OFF_PF_EXT + 8);
 	CHECK_EQ(v.rec[COMPSC_REC_PF_VF_EXT].len, FX_PF_EXT_LEN);

@@ -74,11 +74,11 @@ static void framing_cases(void)
 	expect_malformed(good_len, 1, end, __LINE__);
 	buf[good_len - 1] = 0x10;		/* END's reserved word */
 	expect_malformed(good_len, 0, good_len - 4, __LINE__);
-	/* payload size rules: REGS multiple of 16, PF_VF exactly 152 */
-	set_rec(FX_OFF_CTRS, COMPSC_REC_DRIVER, -1, 0);
-	set_rec(FX_OFF_REGS, -1, -1, sizeof(fx_regs) - 8);
-	buf[FX_OFF_REGS + 8 + 40] = 0;	/* keep the new padding zero */
-	memset(buf + FX_OFF_REGS + 8 + 40, 0, 8);
+	/*
+	 * payload size rules: REGS a multiple of 4 (the last value's high
+	 * bytes, zero, become padding), PF_VF 24 to 148 bytes, even
+	 */
+	set_rec(FX_OFF_REGS, -1, -1, sizeof(fx_regs) - 2);
 	expect_malformed(good_len, 1, FX_OFF_REGS, __LINE__);
 	set_rec(FX_OFF_DRV, COMPSC_REC_PF_VF, -1, 0);
 	set_rec(FX_OFF_PFVF, COMPSC_REC_DRIVER, -1, 0);
@@ -87,7 +87,8 @@ static void framing_cases(void)
 
 static void content_cases(void)
 {
-	u32 reg1 = FX_OFF_REGS + 8 + 16, ctr0 = FX_OFF_CTRS + 8;
+	u32 reg1 = FX_OFF_REGS + 8 + FX_REG1, ctr0 = FX_OFF_CTRS + 8;
+	u32 reg2 = FX_OFF_REGS + 8 + FX_REG2;
 	u32 pf = FX_OFF_PFVF + 8;
 
 	buf[reg1 + offsetof(struct compsc_rec_reg, width)] = 2;
@@ -98,7 +99,14 @@ static void content_cases(void)
 	expect_malformed(good_len, 1, reg1, __LINE__);
 	buf[reg1 + offsetof(struct compsc_rec_reg, offset)] = 4; /* 8-wide */
 	expect_malformed(good_len, 1, reg1, __LINE__);
-	buf[ctr0 + offsetof(struct compsc_rec_counter, rsvd2)] = 1;
+	/* the last entry made 8-wide runs past the record */
+	buf[reg2 + offsetof(struct compsc_rec_reg, width)] = 8;
+	expect_malformed(good_len, 1, reg2, __LINE__);
+	/* a record that ends inside an entry (its length still a multiple of 4) */
+	set_rec(FX_OFF_REGS, -1, -1, sizeof(fx_regs) - 4);
+	buf[FX_OFF_REGS + 8 + sizeof(fx_regs) - 4] = 0;	/* now padding */
+	expect_malformed(good_len, 1, reg2, __LINE__);
+	buf[ctr0 + offsetof(struct compsc_rec_counter, rsvd)] = 1;
 	expect_malformed(good_len, 1, ctr0, __LINE__);
 	buf[ctr0 + offsetof(struct compsc_rec_counter, kind)] = COMPSC_REG_PLAIN;
 	expect_malformed(good_len, 1, ctr0, __LINE__);
@@ -108,12 +116,15 @@ static void content_cases(void)
 	expect_malformed(good_len, 1, pf, __LINE__);
 	buf[pf + offsetof(struct compsc_pf_vf_state, flags) + 1] = 0x80;
 	expect_malformed(good_len, 1, pf, __LINE__);
+	/* counts that do not size the record: one hash fewer than it carries */
+	buf[pf + offsetof(struct compsc_pf_vf_state, nr_mc)] = 0;
+	expect_malformed(good_len, 1, pf, __LINE__);
 }
 
 int main(void)
 {
 	struct compsc_stream_writer w;
-	struct compsc_rec_reg bad = fx_regs[0];
+	unsigned char bad[12];
 	int len = fx_build(good, sizeof(good));
 
 	CHECK(len > 0);
@@ -123,12 +134,16 @@ int main(void)
 	framing_cases();
 	content_cases();
 	/* the writer refuses the same contents instead of writing them */
-	bad.width = 2;
+	memcpy(bad, fx_regs, sizeof(bad));
+	bad[offsetof(struct compsc_rec_reg, width)] = 2;
 	compsc_stream_begin(&w, buf, FX_MAX, &fx_id);
-	CHECK_EQ(compsc_stream_add(&w, COMPSC_REC_REGS, 0, &bad, sizeof(bad)),
+	CHECK_EQ(compsc_stream_add(&w, COMPSC_REC_REGS, 0, bad, sizeof(bad)),
 		 -COMPSC_EINVAL);
 	compsc_stream_begin(&w, buf, FX_MAX, &fx_id);
 	CHECK_EQ(compsc_stream_add(&w, COMPSC_REC_REGS, 0, fx_regs, 17),
 		 -COMPSC_EINVAL);
+	compsc_stream_begin(&w, buf, FX_MAX, &fx_id);
+	CHECK_EQ(compsc_stream_add(&w, COMPSC_REC_REGS, 0, fx_regs,
+				   sizeof(fx_regs) - 4), -COMPSC_EINVAL);
 	CHECK_DONE();
 }

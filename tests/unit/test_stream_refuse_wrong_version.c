@@ -1,4 +1,4 @@
-/* Stream refusal: another major version gives EWRONG_VERSION; a newer minor is accepted. */
+/* Stream refusal: another major version (the previous one among them) gives EWRONG_VERSION; a newer minor is accepted. */
 #include "check.h"
 #include "stream_fixture.h"
 
@@ -9,7 +9,9 @@ int main(void)
 	struct compsc_stream_view v;
 	struct compsc_stream_hdr h;
 	int len = fx_build(buf, sizeof(buf));
-	const u16 majors[] = { 0, COMPSC_STREAM_MAJOR + 1, 0xffff };
+	/* major 1 had other REGS, COUNTERS and PF_VF layouts */
+	const u16 majors[] = { 0, COMPSC_STREAM_MAJOR - 1,
+			       COMPSC_STREAM_MAJOR + 1, 0xffff };
 
 	CHECK(len > 0);
 	for (unsigned i = 0; i < sizeof(majors) / sizeof(majors[0]); i++) {

@@ -1,4 +1,4 @@
-/* Stream round-trip: what the writer wrote parses back byte-exact, and re-writing the view gives the same bytes. */
+/* Stream round-trip: what the writer wrote parses back byte-exact, re-writing the view gives the same bytes, and REGS and PF_VF entries encode and decode as abi.h lays them out. */
 #include "check.h"
 #include "stream_fixture.h"
 
@@ -34,12 +34,37 @@ static int rewrite(const struct compsc_stream_view *v, unsigned char *out)
 	return compsc_stream_end(&w);
 }
 
+/* fx_regs' bytes, entry by entry, are what the encoder writes and the decoder reads. */
+static void check_reg_entries(void)
+{
+	unsigned char out[3 * COMPSC_REC_REG_MAX];
+	struct compsc_rec_reg r;
+	u32 n = 0, off = 0, i;
+	u64 value;
+
+	for (i = 0; i < 3; i++)
+		n += compsc_rec_reg_put(out + n, &fx_reg_desc[i], fx_reg_val[i]);
+	CHECK_EQ(n, sizeof(fx_regs));
+	CHECK(!memcmp(out, fx_regs, sizeof(fx_regs)));
+	for (i = 0; i < 3; i++) {
+		off = compsc_rec_reg_get(fx_regs, sizeof(fx_regs), off, &r, &value);
+		CHECK(!memcmp(&r, &fx_reg_desc[i], sizeof(r)));
+		CHECK_EQ(value, fx_reg_val[i]);
+	}
+	CHECK_EQ(off, sizeof(fx_regs));
+	CHECK_EQ(compsc_rec_reg_get(fx_regs, sizeof(fx_regs), off, &r, &value), 0);
+	r.width = 2;
+	CHECK_EQ(compsc_rec_reg_put(out, &r, 1), 0);
+}
+
 static void check_fixture(void)
 {
+	struct compsc_pf_vf_state pf;
 	struct compsc_stream_view v;
 	int len = fx_build(buf, sizeof(buf));
 
-	CHECK_EQ(len, 344);
+	/* header 32, REGS 8 + 40, COUNTERS 8 + 24, PF_VF 8 + 32, DRIVER 8 + 16, END 16 */
+	CHECK_EQ(len, 192);
 	CHECK_EQ(compsc_stream_parse(buf, (u32)len, &fx_id, FX_MAX, &v), 0);
 	CHECK_EQ(v.major, COMPSC_STREAM_MAJOR);
 	CHECK_EQ(v.minor, COMPSC_STREAM_MINOR);
@@ -50,7 +75,10 @@ static void check_fixture(void)
 	CHECK_EQ(v.rec[COMPSC_REC_REGS].flags, COMPSC_REC_F_MANDATORY);
 	CHECK(!memcmp(v.rec[COMPSC_REC_REGS].data, fx_regs, sizeof(fx_regs)));
 	CHECK(!memcmp(v.rec[COMPSC_REC_COUNTERS].data, fx_ctrs, sizeof(fx_ctrs)));
-	CHECK(!memcmp(v.rec[COMPSC_REC_PF_VF].data, &fx_pfvf, sizeof(fx_pfvf)));
+	CHECK_EQ(v.rec[COMPSC_REC_PF_VF].len, FX_PFVF_LEN);
+	CHECK_EQ(compsc_pf_vf_unpack(v.rec[COMPSC_REC_PF_VF].data,
+				     v.rec[COMPSC_REC_PF_VF].len, &pf), 0);
+	CHECK(!memcmp(&pf, &fx_pfvf, sizeof(pf)));
 	CHECK_EQ(v.rec[COMPSC_REC_DRIVER].len, sizeof(fx_drv));
 	CHECK(!memcmp(v.rec[COMPSC_REC_DRIVER].data, fx_drv, sizeof(fx_drv)));
 	CHECK_EQ(v.rec[COMPSC_REC_END].len, 8);
@@ -63,6 +91,7 @@ static void check_fixture(void)
 /* Random record sets, sizes and orders; seed printed for replay. */
 static void check_random(void)
 {
+	static const u32 reg_prefix[4] = { 0, FX_REG1, FX_REG2, sizeof(fx_regs) };
 	uint64_t s = test_seed("test_stream_roundtrip");
 	unsigned char drv[600];
 
@@ -80,7 +109,7 @@ static void check_random(void)
 		if (drv_first)
 			compsc_stream_add(&w, COMPSC_REC_DRIVER, 0, drv, dlen);
 		compsc_stream_add(&w, COMPSC_REC_REGS, 0, fx_regs,
-				  nregs * (u32)sizeof(fx_regs[0]));
+				  reg_prefix[nregs]);
 		if (!drv_first)
 			compsc_stream_add(&w, COMPSC_REC_DRIVER,
 					  COMPSC_REC_F_MANDATORY, drv, dlen);
@@ -89,7 +118,7 @@ static void check_random(void)
 		CHECK_EQ(compsc_stream_parse(buf, (u32)len, &id, (u32)len, &v), 0);
 		CHECK_EQ(v.rec[COMPSC_REC_DRIVER].len, dlen);
 		CHECK(!memcmp(v.rec[COMPSC_REC_DRIVER].data, drv, dlen));
-		CHECK_EQ(v.rec[COMPSC_REC_REGS].len, nregs * sizeof(fx_regs[0]));
+		CHECK_EQ(v.rec[COMPSC_REC_REGS].len, reg_prefix[nregs]);
 		CHECK_EQ(rewrite(&v, again), len);
 		CHECK(!memcmp(buf, again, (size_t)len));
 	}
@@ -97,6 +126,7 @@ static void check_random(void)
 
 int main(void)
 {
+	check_reg_entries();
 	check_fixture();
 	check_random();
 	CHECK_DONE();

@@ -31,8 +31,10 @@ MODULES="igb igbvf 8021q veth bridge libcrc32c crc32c_generic"
 # the kernel has it: the one-VM debug kernel has no VFIO (and no DPDK).
 # sch_tbf: that rate limit; e1000e: a lower of another NIC model
 # (test_shadow_e1000e.py); ixgbe: what the project's ixgbe depends on
-# (the 82599 cases). The debug kernel has none of them: those tests skip.
-OPTIONAL_MODULES="vfio-pci sch_tbf e1000e ixgbe"
+# (the 82599 cases), and Debian's ixgbe and ixgbevf themselves, the stock
+# side of the 82599's mixed cases (a stock PF or VF driver beside ours).
+# The debug kernel has none of them: those tests skip.
+OPTIONAL_MODULES="vfio-pci sch_tbf e1000e ixgbe ixgbevf"
 # Host programs to include (with their libraries).
 # lspci: what `compsc devices` is checked against (test_compsc_devices.py).
 # tc: a rate-limited lower with a backlog (test_shadow_quiesce.py).

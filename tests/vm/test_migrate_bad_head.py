@@ -2,7 +2,8 @@
 driver gave the device (the stand-in's bad_rx_head=1: no device gets
 there, only a hostile or broken host): the driver refuses to shift its
 ring, says why, and resets the VF its own way; the VF answers again and
-the guest kernel reports no problem.
+the guest kernel reports no problem. On the 82576 (igbvf) and the 82599
+(ixgbevf): the check is the VF helper's, which both drivers use.
 
 igbvf's tail trails next_to_use by one. Before the restore checked every
 saved head against next_to_clean .. the tail (libcompsc/kernel/vf.c,
@@ -10,11 +11,15 @@ compsc_vf_shift_rings()), a head there was rotated to index 0: the device
 then owned the descriptors the driver had cleaned and not refilled, whose
 address fields still held an old write-back, and the driver's clean path
 met frames with no buffer behind them."""
+import pytest
+
 from compsc_harness.mig import compsc_vfs, ethtool_stats, migrate, wait_restores, wait_stats  # noqa: F401
+from compsc_harness.vm import NICS
 
 REFUSED = "CompSC: bad saved ring state, resetting"
 
 
+@pytest.mark.parametrize("nic", list(NICS))
 def test_migrate_bad_rx_head(vm, compsc_vfs, peer):
     vf = compsc_vfs[0]
     # a ring that has moved: the tail is no longer where the boot left it

@@ -1,12 +1,19 @@
-"""The stand-in refuses to migrate a VF whose driver registered no area (stock igbvf) with ENOENT, which the shell names, and that VF keeps working."""
+"""The stand-in refuses to migrate a VF whose driver registered no area (Debian's stock igbvf or ixgbevf on the project's PF) with ENOENT, which the shell names, and that VF keeps working."""
+
+import pytest
 
 from compsc_harness.mig import DBG, ECHO, _mod, result
+from compsc_harness.vm import NICS, STOCK, build_id
 
 
-def test_migrate_refused_stock_igbvf(vm, peer):
+@pytest.mark.parametrize("nic", list(NICS))
+def test_migrate_refused_stock_igbvf(vm, peer, bench):
     vm.teardown_vfs()
     try:
-        vfs = vm.setup_vfs(2, igb=_mod("drivers", "igb", "igb.ko"))  # patched PF, stock VF
+        nic = vm.nic
+        vfs = vm.setup_vfs(2, igb=nic.module(nic.pf_driver), igbvf=STOCK)  # patched PF, stock VF
+        ours = bench.host_module("drivers", nic.vf_driver, f"{nic.vf_driver}.ko")
+        assert vm.module_build_id(nic.vf_driver) != build_id(ours), "our VF driver is loaded"
         vm.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug")
         if not vm.module_loaded("compsc_standin"):
             vm.run(f"compsc-insmod {_mod('kmod', 'compsc_standin.ko')}")

@@ -102,6 +102,16 @@ static void stream_fill_expect(struct stream_opts *o, const struct cli_file *f)
 	o->expect.subsys_device = le16_to_cpu(h.subsys_device);
 }
 
+/* The major version a refused stream's header names (the parser read it). */
+static unsigned int stream_major(const struct cli_file *f)
+{
+	struct compsc_stream_hdr h;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(&h, f->data, f->len < sizeof(h) ? f->len : sizeof(h));
+	return le16_to_cpu(h.major);
+}
+
 /* Read and parse; on refusal print the one line and return the exit code. */
 static int stream_load(struct stream_opts *o, struct cli_file *f,
 		       struct compsc_stream_view *v)
@@ -115,8 +125,13 @@ static int stream_load(struct stream_opts *o, struct cli_file *f,
 				  o->max_len, v);
 	if (!err)
 		return 0;
-	cli_err(EXIT_INVALID, "%s: %s at offset %u", o->file,
-		compsc_strerror(err), v->err_offset);
+	if (err == -COMPSC_EWRONG_VERSION)	/* which one, for the operator */
+		cli_err(EXIT_INVALID, "%s: %s at offset %u (format %u, this build reads %u)",
+			o->file, compsc_strerror(err), v->err_offset,
+			stream_major(f), COMPSC_STREAM_MAJOR);
+	else
+		cli_err(EXIT_INVALID, "%s: %s at offset %u", o->file,
+			compsc_strerror(err), v->err_offset);
 	cli_file_free(f);
 	return EXIT_INVALID;
 }

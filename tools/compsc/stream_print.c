@@ -91,22 +91,37 @@ static u32 stream_crc(const struct compsc_stream_view *v)
 
 /* ------------------------------------------------------------ text */
 
+/* REGS entries are 12 or 16 bytes: count them by walking. */
+static u32 regs_count(const struct compsc_stream_rec *r)
+{
+	struct compsc_rec_reg e;
+	u32 n = 0, off = 0;
+	u64 value;
+
+	while (off < r->len &&
+	       (off = compsc_rec_reg_get(r->data, r->len, off, &e, &value)))
+		n++;
+	return n;
+}
+
 static void text_regs(const struct compsc_stream_view *v,
 		      const struct compsc_stream_rec *r)
 {
 	struct compsc_rec_reg e;
 	const char *name;
-	u32 i, n = r->len / sizeof(e);
+	u32 i = 0, off = 0;
+	u64 value;
 
 	printf("  %-4s %-4s %-10s %-5s %-11s %-18s %s\n", "#", "bar", "offset",
 	       "width", "kind", "value", "name");
-	for (i = 0; i < n; i++) {
-		memcpy(&e, r->data + i * sizeof(e), sizeof(e));
+	while (off < r->len &&
+	       (off = compsc_rec_reg_get(r->data, r->len, off, &e, &value))) {
 		name = reg_name(v, e.bar, le32_to_cpu(e.offset));
-		printf("  %-4u %-4u 0x%08x %-5u %-11s 0x%0*llx%*s %s\n", i, e.bar,
-		       le32_to_cpu(e.offset), e.width, cli_kind_name(e.kind),
-		       e.width * 2, (unsigned long long)le64_to_cpu(e.value),
-		       e.width == 4 ? 8 : 0, "", name ? name : "-");
+		printf("  %-4u %-4u 0x%08x %-5u %-11s 0x%0*llx%*s %s\n", i++,
+		       e.bar, le32_to_cpu(e.offset), e.width,
+		       cli_kind_name(e.kind), e.width * 2,
+		       (unsigned long long)value, e.width == 4 ? 8 : 0, "",
+		       name ? name : "-");
 	}
 }
 
@@ -117,15 +132,14 @@ static void text_counters(const struct compsc_stream_view *v,
 	const char *name;
 	u32 i, n = r->len / sizeof(c);
 
-	printf("  %-4s %-4s %-10s %-11s %-10s %-20s %s\n", "#", "bar", "offset",
-	       "kind", "hw_final", "total", "name");
+	printf("  %-4s %-4s %-10s %-11s %-10s %s\n", "#", "bar", "offset",
+	       "kind", "hw_final", "name");
 	for (i = 0; i < n; i++) {
 		memcpy(&c, r->data + i * sizeof(c), sizeof(c));
 		name = reg_name(v, c.bar, le32_to_cpu(c.offset));
-		printf("  %-4u %-4u 0x%08x %-11s 0x%08x %-20llu %s\n", i, c.bar,
+		printf("  %-4u %-4u 0x%08x %-11s 0x%08x %s\n", i, c.bar,
 		       le32_to_cpu(c.offset), cli_kind_name(c.kind),
-		       le32_to_cpu(c.hw_final),
-		       (unsigned long long)le64_to_cpu(c.total), name ? name : "-");
+		       le32_to_cpu(c.hw_final), name ? name : "-");
 	}
 }
 
@@ -145,7 +159,7 @@ static void text_pf_vf(const struct compsc_stream_rec *r)
 	u16 flags;
 	u32 i;
 
-	memcpy(&s, r->data, sizeof(s));
+	compsc_pf_vf_unpack(r->data, r->len, &s);
 	flags = le16_to_cpu(s.flags);
 	printf("  %-12s %u\n", "vf_index", le16_to_cpu(s.vf_index));
 	printf("  %-12s 0x%04x", "flags", flags);
@@ -223,7 +237,6 @@ static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
 {
 	const struct compsc_stream_rec *r = &v->rec[t];
 	static const u32 entry[COMPSC_REC_NR_KNOWN] = {
-		[COMPSC_REC_REGS] = sizeof(struct compsc_rec_reg),
 		[COMPSC_REC_COUNTERS] = sizeof(struct compsc_rec_counter),
 		[COMPSC_REC_HOST_COUNTERS] = sizeof(struct compsc_rec_counter),
 	};
@@ -233,6 +246,8 @@ static void text_rec(const struct compsc_stream_view *v, u16 t, const u8 *buf)
 	       r->flags & COMPSC_REC_F_MANDATORY ? ", mandatory" : "");
 	if (entry[t])
 		printf(", %u entries", r->len / entry[t]);
+	if (t == COMPSC_REC_REGS)
+		printf(", %u entries", regs_count(r));
 	if (t == COMPSC_REC_PF_VF_EXT)
 		printf(", %u entries", (r->len - (u32)sizeof(struct compsc_pf_vf_ext)) /
 		       (u32)sizeof(struct compsc_pf_vf_mac));
@@ -299,13 +314,14 @@ static void json_regs(struct jw *j, const struct compsc_stream_view *v,
 		      const struct compsc_stream_rec *r)
 {
 	struct compsc_rec_reg e;
-	u32 i, n = r->len / sizeof(e);
+	u32 off = 0;
+	u64 value;
 
 	jw_arr(j, "regs");
-	for (i = 0; i < n; i++) {
-		memcpy(&e, r->data + i * sizeof(e), sizeof(e));
+	while (off < r->len &&
+	       (off = compsc_rec_reg_get(r->data, r->len, off, &e, &value))) {
 		json_reg_head(j, e.bar, e.offset, e.width, e.kind);
-		jw_u64(j, "value", le64_to_cpu(e.value));
+		jw_u64(j, "value", value);
 		json_reg_tail(j, v, e.bar, e.offset);
 	}
 	jw_end_arr(j);
@@ -322,7 +338,6 @@ static void json_counters(struct jw *j, const struct compsc_stream_view *v,
 		memcpy(&c, r->data + i * sizeof(c), sizeof(c));
 		json_reg_head(j, c.bar, c.offset, c.width, c.kind);
 		jw_u64(j, "hw_final", le32_to_cpu(c.hw_final));
-		jw_u64(j, "total", le64_to_cpu(c.total));
 		json_reg_tail(j, v, c.bar, c.offset);
 	}
 	jw_end_arr(j);
@@ -345,7 +360,7 @@ static void json_pf_vf(struct jw *j, const struct compsc_stream_rec *r)
 	char mac[18];
 	u32 i;
 
-	memcpy(&s, r->data, sizeof(s));
+	compsc_pf_vf_unpack(r->data, r->len, &s);
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", s.mac[0],
 		 s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5]);
 	jw_obj(j, "pf_vf");

@@ -92,6 +92,10 @@ class Nic:
         return Bench.guest_module("drivers", driver, f"{driver}.ko")
 
 
+# setup_vfs()'s igb/igbvf: the image's stock module (Debian's) even on a
+# NIC whose default is the project's build (the 82599's)
+STOCK = "stock"
+
 NICS = {
     "igb": Nic("igb", "igb", "igb", "igbvf"),
     "82599": Nic("82599", "ixgbe", "ixgbe", "ixgbevf",
@@ -1055,11 +1059,12 @@ class VM:
         vf_ip) and wait for link on VF 0. igb/igbvf: guest paths of other
         builds of the NIC's PF and VF driver to insmod instead of the
         stock modules (e.g. Bench.guest_module("drivers", "igb", "igb.ko"));
-        on the 82599 the project's ixgbe and ixgbevf are the default.
+        on the 82599 the project's ixgbe and ixgbevf are the default, and
+        STOCK asks for Debian's there too.
         Idempotent; sets .vfs, .pf_bdf, .pf_if."""
         nic = self.nic
-        igb = igb or (nic.module(nic.pf_driver) if nic.patched else None)
-        igbvf = igbvf or (nic.module(nic.vf_driver) if nic.patched else None)
+        igb = self._driver_ko(igb, nic.pf_driver)
+        igbvf = self._driver_ko(igbvf, nic.vf_driver)
         cmd = self._bench_setup(f"-n {numvfs}")
         if igb:
             cmd += f" -p {shlex.quote(igb)}"
@@ -1070,6 +1075,13 @@ class VM:
         if vfs and wait_link:
             self.wait_link(vfs[0].ifname, wait_link)
         return vfs
+
+    def _driver_ko(self, ko: Optional[str], driver: str) -> Optional[str]:
+        """The module setup_vfs() insmods for @driver (None: modprobe the
+        image's stock one)."""
+        if ko == STOCK:
+            return None
+        return ko or (self.nic.module(driver) if self.nic.patched else None)
 
     def vf_status(self) -> list[VF]:
         """The VFs as they are now (netdev names change when igbvf rebinds);

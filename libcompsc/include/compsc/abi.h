@@ -200,7 +200,12 @@ compsc_static_assert(sizeof(struct compsc_replay_pack_hdr) == 8, "pack hdr");
 /* ------------------------------------------------------------------ */
 
 #define COMPSC_STREAM_MAGIC	0x4d435343u	/* "CSCM" */
-#define COMPSC_STREAM_MAJOR	1
+/*
+ * Major 2: register values in their width, counters without the guest's
+ * total, PF_VF without its unused array entries. A parser refuses every
+ * other major (an old stream's records do not read as this one's).
+ */
+#define COMPSC_STREAM_MAJOR	2
 #define COMPSC_STREAM_MINOR	0
 #define COMPSC_STREAM_ALIGN	8
 
@@ -220,9 +225,9 @@ compsc_static_assert(sizeof(struct compsc_stream_hdr) == 32, "stream hdr");
 
 /* Record types. Each known type appears at most once. */
 #define COMPSC_REC_END		0	/* last record: CRC32C of all before */
-#define COMPSC_REC_REGS		1	/* struct compsc_rec_reg[] */
+#define COMPSC_REC_REGS		1	/* { struct compsc_rec_reg, value }[] */
 #define COMPSC_REC_COUNTERS	2	/* struct compsc_rec_counter[] */
-#define COMPSC_REC_PF_VF	3	/* struct compsc_pf_vf_state */
+#define COMPSC_REC_PF_VF	3	/* struct compsc_pf_vf_state, packed */
 #define COMPSC_REC_DRIVER	4	/* opaque driver data (replay log) */
 /*
  * struct compsc_rec_counter[]: device counters the host itself emulates
@@ -260,16 +265,27 @@ struct compsc_rec_end {
 };
 compsc_static_assert(sizeof(struct compsc_rec_end) == 8, "rec end");
 
+/*
+ * A REGS entry is this descriptor followed by the register's value in
+ * @width bytes (__le32 or __le64), so 12 or 16 bytes: a 4-byte register
+ * carries no padding. Entries follow each other unpadded, in the order of
+ * the area's register list; compsc_rec_reg_put() and compsc_rec_reg_get()
+ * write and read them.
+ */
 struct compsc_rec_reg {
 	__le32 offset;
 	__u8   bar;
 	__u8   width;
 	__u8   kind;
 	__u8   rsvd;
-	__le64 value;
 };
-compsc_static_assert(sizeof(struct compsc_rec_reg) == 16, "rec reg");
+compsc_static_assert(sizeof(struct compsc_rec_reg) == 8, "rec reg");
+#define COMPSC_REC_REG_MAX	(sizeof(struct compsc_rec_reg) + 8)
 
+/*
+ * The guest's 64-bit total does not travel: it lives in the area, which
+ * moves with guest memory; the destination needs only the raw value.
+ */
 struct compsc_rec_counter {
 	__le32 offset;
 	__u8   bar;
@@ -277,10 +293,8 @@ struct compsc_rec_counter {
 	__u8   kind;
 	__u8   rsvd;
 	__le32 hw_final;	/* raw register value at stop-and-copy */
-	__le32 rsvd2;
-	__le64 total;		/* 64-bit total the guest had published */
 };
-compsc_static_assert(sizeof(struct compsc_rec_counter) == 24, "rec ctr");
+compsc_static_assert(sizeof(struct compsc_rec_counter) == 12, "rec ctr");
 
 /* The pre-copy stream a stop-copy stream relies on, byte for byte. */
 struct compsc_rec_precopy {
@@ -289,7 +303,14 @@ struct compsc_rec_precopy {
 };
 compsc_static_assert(sizeof(struct compsc_rec_precopy) == 8, "rec precopy");
 
-/* VF-in-PF state: what the PF holds for one VF. */
+/*
+ * VF-in-PF state: what the PF holds for one VF. A PF fills and reads this
+ * struct; the PF_VF record carries it packed: its first
+ * COMPSC_PF_VF_REC_HDR bytes (everything before the arrays), then the
+ * first nr_vlans entries of vlans[] and the first nr_mc of mc_hashes[],
+ * so 24 + 2 * (nr_vlans + nr_mc) bytes (compsc_pf_vf_pack(),
+ * compsc_pf_vf_unpack()).
+ */
 #define COMPSC_PF_MAX_VLANS	32
 #define COMPSC_PF_MAX_MC	30
 
@@ -317,6 +338,7 @@ struct compsc_pf_vf_state {
 	__le32 rsvd1;
 };
 compsc_static_assert(sizeof(struct compsc_pf_vf_state) == 152, "pf vf");
+#define COMPSC_PF_VF_REC_HDR	24	/* offsetof(struct compsc_pf_vf_state, vlans) */
 
 /*
  * VF-in-PF state beyond struct compsc_pf_vf_state. The record is this

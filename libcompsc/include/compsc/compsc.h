@@ -670,6 +670,33 @@ int compsc_stream_parse(const void *buf, u32 len,
  * glue: 0 or -COMPSC_EMALFORMED.
  */
 int compsc_pf_vf_check(const struct compsc_pf_vf_state *s);
+/*
+ * compsc_pf_vf_pack() - @s as a PF_VF record at @out (NULL: only its
+ * length; else room for sizeof(*s) suffices): its length, or
+ * -COMPSC_EMALFORMED for a state compsc_pf_vf_check() refuses.
+ */
+int compsc_pf_vf_pack(const struct compsc_pf_vf_state *s, void *out);
+/*
+ * compsc_pf_vf_unpack() - the PF_VF record of @len bytes at @rec into @s
+ * (the arrays zero beyond their counts): 0, or -COMPSC_EMALFORMED when the
+ * counts are over their bounds or do not size the record (@s then zero).
+ */
+int compsc_pf_vf_unpack(const void *rec, u32 len,
+			struct compsc_pf_vf_state *s);
+/*
+ * compsc_rec_reg_put() - one REGS entry at @out (COMPSC_REC_REG_MAX bytes
+ * of room): descriptor @r, then @value in r->width bytes. Returns the
+ * entry's length, 12 or 16 (0: a width other than 4 or 8).
+ */
+u32 compsc_rec_reg_put(void *out, const struct compsc_rec_reg *r, u64 value);
+/*
+ * compsc_rec_reg_get() - the REGS entry at byte @off of the @len-byte
+ * record @rec: its descriptor into @r, its value into @value. Returns the
+ * offset of the next entry (@len after the last), or 0 when no whole entry
+ * of width 4 or 8 starts at @off.
+ */
+u32 compsc_rec_reg_get(const void *rec, u32 len, u32 off,
+		       struct compsc_rec_reg *r, u64 *value);
 
 /*
  * A PF_VF_EXT record at its largest, aligned: what a PF driver fills on

@@ -167,7 +167,8 @@ struct compsc_host_dev {
 
 /**
  * struct compsc_host_save - the workspace of compsc_host_save()
- * @regs: the listed registers, as records
+ * @regs: the listed registers, as the REGS record's entries
+ * @regs_len: bytes of @regs in use
  * @ctrs: the listed counters, as records
  * @pf: the VF-in-PF state the source PF exported (NULL: no PF section)
  * @pf_ext: what that PF holds beyond @pf, for a PF that holds more
@@ -183,7 +184,8 @@ struct compsc_host_dev {
  * @config_sent: out: the stream carries the configuration records
  */
 struct compsc_host_save {
-	struct compsc_rec_reg regs[COMPSC_MAX_REGS];
+	u8 regs[COMPSC_MAX_REGS * COMPSC_REC_REG_MAX];
+	u32 regs_len;
 	struct compsc_rec_counter ctrs[COMPSC_MAX_COUNTERS];
 	const struct compsc_pf_vf_state *pf;
 	const struct compsc_pf_vf_xstate *pf_ext;
@@ -199,7 +201,7 @@ struct compsc_host_save {
 /* The longest stream compsc_host_save() can build. */
 #define COMPSC_HOST_STREAM_MAX	(sizeof(struct compsc_stream_hdr) + \
 				 7 * sizeof(struct compsc_rec_hdr) + \
-				 COMPSC_MAX_REGS * sizeof(struct compsc_rec_reg) + \
+				 COMPSC_MAX_REGS * COMPSC_REC_REG_MAX + \
 				 COMPSC_MAX_COUNTERS * sizeof(struct compsc_rec_counter) + \
 				 COMPSC_HOST_MAX_STATS * sizeof(struct compsc_rec_counter) + \
 				 sizeof(struct compsc_pf_vf_state) + \

@@ -149,6 +149,7 @@ static void test_ext_record(void)
 	static u8 buf[4096];
 	const struct compsc_ident id = { 0x8086, 0x10ed, 0x8086, 0 };
 	struct compsc_pf_vf_state st = { .vf_index = 1 };
+	u8 rec[sizeof(st)];
 	struct compsc_stream_writer w;
 	struct compsc_stream_view v;
 	u32 msg[IXGBE_VFMAILBOX_SIZE], lost;
@@ -165,8 +166,8 @@ static void test_ext_record(void)
 	x.ext.nr_macs = cpu_to_le16(3);
 	VT_EQ(compsc_pf_vf_ext_check(&x, compsc_pf_vf_xlen(&x)), 0);
 	compsc_stream_begin(&w, buf, sizeof(buf), &id);
-	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY, &st,
-			  sizeof(st));
+	compsc_stream_add(&w, COMPSC_REC_PF_VF, COMPSC_REC_F_MANDATORY, rec,
+			  (u32)compsc_pf_vf_pack(&st, rec));
 	compsc_stream_add(&w, COMPSC_REC_PF_VF_EXT, COMPSC_REC_F_MANDATORY, &x,
 			  compsc_pf_vf_xlen(&x));
 	len = compsc_stream_end(&w);
