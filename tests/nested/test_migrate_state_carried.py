@@ -2,9 +2,13 @@
 the guest restores through CompSC (not its reset path) without a mailbox
 message (the destination host configured the VF), its counters continue,
 its rings were shifted, and transmit keeps working well past the restore
-(an 8 s quiet TX queue trips the guest's watchdog and counts as a reset)."""
+(an 8 s quiet TX queue trips the guest's watchdog and counts as a reset).
+On the 82576 (igbvf) and on the 82599 model (ixgbevf)."""
 import time
 
+import pytest
+
+from compsc_harness.vm import NICS
 from nested import (ALL_DIRTY, L2_IP, MOUNT_DEBUGFS, VFIO_DEBUGFS,
                     check_carried, last_stat, longest_quiet, migration_summary)
 
@@ -70,7 +74,8 @@ def _timeline(l1, bdf):
             f" taken {taken:.1f} ms before the vCPUs stopped")
 
 
-def test_migrate_state_carried(l1, peer):
+@pytest.mark.parametrize("nic", list(NICS), scope="module")
+def test_migrate_state_carried(l1, peer, nic):
     l1.l2_pair(peer)
     before = l1.src.wait_stat("compsc_restores")
     rx0, restores0, resets0 = (last_stat(before, k) for k in
