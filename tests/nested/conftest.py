@@ -61,7 +61,33 @@ class FailureTail:
 
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST_FIRST)))
+    many = {item.path for item in items if _nic_of(item) != "igb"}
+    # the files parametrised over NICS last, so that they follow each other
+    items.sort(key=lambda item: (item.path in many,
+                                 rank.get(item.path.name, len(LONGEST_FIRST))))
+    _chain_nics(items)
+
+
+def _nic_of(item) -> str:
+    """The NIC of L1 that @item runs on (its `nic` parameter, or igb)."""
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("nic", "igb") if callspec else "igb"
+
+
+def _chain_nics(items) -> None:
+    """In each file, the items on the NIC the file before ended on go
+    first: a worker's L1 (L1Pool) then changes NIC, which is a boot, at
+    most once a file instead of twice."""
+    out, last, i = [], "igb", 0
+    while i < len(items):
+        j = i
+        while j < len(items) and items[j].path == items[i].path:
+            j += 1
+        group = sorted(items[i:j], key=lambda item: _nic_of(item) != last)
+        out += group
+        last = _nic_of(group[-1])
+        i = j
+    items[:] = out
 
 
 # Modules with a failed test (or setup): their L1 is not handed on.
