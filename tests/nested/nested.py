@@ -44,7 +44,7 @@ L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p
 MGMT_IP = "10.0.2.15"     # L1's management NIC (l1lib.sh l1_mgmt)
 MGMT_MAC = "52:54:00:77:0f:01"
 # The peer's end of the management NIC where L1's QEMU has no user netdev
-# (L1.qemu_features()): a tap of its own in the peer's namespace, on no
+# (qemu_features()): a tap of its own in the peer's namespace, on no
 # bridge, so monitor traffic still never shares the PF's wire.
 MGMT_TAP, MGMT_PEER_IP = "cmgmt0", "10.0.2.2"
 # Where L1's QEMU has no 9p, the share travels in L1's initrd (about 95 MB
