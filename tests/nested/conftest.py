@@ -16,7 +16,7 @@ import warnings
 import pytest
 
 from compsc_harness.vm import Bench, Peer
-from nested import L1, L1NicMissing, check_nic
+from nested import L1, L1NicMissing, L1Slots, check_nic
 
 # The files that take longest go first: test_give_unreachable.py about 3
 # minutes (it waits out the guest's bound on a hold), test_two_hosts.py
@@ -125,13 +125,17 @@ class L1Pool:
     def get_l1(self, nic: str = "igb") -> L1:
         """The worker's L1 with the NIC @nic: the one it has, or a new one
         (an L1 with another NIC is closed first: one L1 a worker, L1_SLOTS)."""
+        slot = None
         if self.vm is not None and self.vm.nic.name != nic:
+            # its slot goes to the new L1, not back to the machine, where
+            # another checkout's waiting L1 would take it
             vm, self.vm = self.vm, None
+            slot, vm.slots = vm.slots, L1Slots()
             vm.close(check=False)
         if self.vm is None:
             # its own name, so its run and socket directories are not a
             # module's own L1 ("l1"), which would remove them at boot
-            vm = L1(self.get_peer(), name="l1-shared", nic=nic)
+            vm = L1(self.get_peer(), name="l1-shared", nic=nic, slots=slot)
             try:
                 vm.setup()
                 self.setup_print = vm.fingerprint()
