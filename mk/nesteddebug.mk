@@ -60,11 +60,12 @@ $(L1DK_STAMP): | $(KSTAMP) $(L1DK_CONFIG)
 # mk/bench.mk's, mk/nested.mk's and mk/l2kernel.mk's variables for the
 # parallel tree $(NDBG_BUILD): L1's image, stock modules, compsc_vfio and
 # the rebuilt VFIO core from the debug L1 tree, L2's kernel and modules
-# from the debug L2's. NDBG_ENV: what the harness needs to know (the
+# from the debug L2's; no 82599 (the debug L1 has none of ixgbe's stock
+# dependencies, mk/debugkernel.mk), so its cases skip. NDBG_ENV: what the harness needs to know (the
 # extra memory, its own cache of the L2 images and of L1's modules).
 NDBG_VARS    = BUILD=$(NDBG_BUILD) KDIR=$(L1DK_DIR) KROOT=$(L1DK_DIR)/root \
 	       KREL=$$(cat $(L1DK_DIR)/include/config/kernel.release) \
-	       L2K_DIR=$(L2DK_DIR) L2K_CONFIG=$(L2DK_CONFIG)
+	       L2K_DIR=$(L2DK_DIR) L2K_CONFIG=$(L2DK_CONFIG) BENCH_82599=no
 NDBG_ENV     = COMPSC_DEBUG_KERNEL=1 COMPSC_NESTED_CACHE=$(DBGK_CACHE)/nested-debug
 
 #   make nested-test-debug  tests/nested on the debug L1 and L2 (PYTEST_ARGS

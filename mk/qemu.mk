@@ -74,11 +74,13 @@ qemu-vm-probe: $(QEMU_BIN) $(KSTAMP) $(if $(COMPSC),$(QEMU_PROBE_KOS))
 	$(if $(COMPSC),COMPSC="$(QEMU_PROBE_KOS)") \
 	$(TOP)/qemu/scripts/vm-probe.sh $(QEMU_BIN) $(KROOT) $(KREL) $(BUILD)/qemu-probe
 
-# The one-VM bench's 82599 cases (tests/vm, VM(nic="82599")) boot this
+# The one-VM bench's 82599 cases (tests/vm, VM(nic="82599")) and the
+# nested bench's L1 on the 82599 (tests/nested, L1(nic="82599")) boot this
 # build; with BENCH_82599=no (mk/bench.mk) they skip.
 ifeq ($(BENCH_82599),yes)
-vm-test: $(QEMU_BIN)
+vm-test nested-test: $(QEMU_BIN)
 BENCH_ENV += COMPSC_QEMU_82599=$(QEMU_BIN)
+NESTED_ENV += COMPSC_QEMU_82599=$(QEMU_BIN)
 endif
 
 # Where the build is (for a QEMU command line by hand: README.md there)

@@ -1,6 +1,14 @@
 """Fixtures of the nested suite: the host peer and the L1 host, shared by
 the test modules of a worker where they leave it as they found it
-(L1Pool), else one of each per module."""
+(L1Pool), else one of each per module.
+
+L1's PF is the 82576 (igb). A test that should also run on the 82599
+model is parametrised over the NICs, at module scope:
+@pytest.mark.parametrize("nic", list(NICS), scope="module")
+(compsc_harness.vm); its `l1` is then an L1 with that NIC (L1(nic=)), the
+shared one of the worker where the pool allows. Where this run has no L1
+with the 82599 (no QEMU with its model, no ixgbevf for the L2 kernel:
+nested.check_nic()) its cases skip."""
 
 import difflib
 import warnings
@@ -8,7 +16,7 @@ import warnings
 import pytest
 
 from compsc_harness.vm import Bench, Peer
-from nested import L1
+from nested import L1, L1NicMissing, L1Slots, check_nic
 
 # The files that take longest go first: test_give_unreachable.py about 3
 # minutes (it waits out the guest's bound on a hold), test_two_hosts.py
@@ -53,7 +61,33 @@ class FailureTail:
 
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST_FIRST)))
+    many = {item.path for item in items if _nic_of(item) != "igb"}
+    # the files parametrised over NICS last, so that they follow each other
+    items.sort(key=lambda item: (item.path in many,
+                                 rank.get(item.path.name, len(LONGEST_FIRST))))
+    _chain_nics(items)
+
+
+def _nic_of(item) -> str:
+    """The NIC of L1 that @item runs on (its `nic` parameter, or igb)."""
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("nic", "igb") if callspec else "igb"
+
+
+def _chain_nics(items) -> None:
+    """In each file, the items on the NIC the file before ended on go
+    first: a worker's L1 (L1Pool) then changes NIC, which is a boot, at
+    most once a file instead of twice."""
+    out, last, i = [], "igb", 0
+    while i < len(items):
+        j = i
+        while j < len(items) and items[j].path == items[i].path:
+            j += 1
+        group = sorted(items[i:j], key=lambda item: _nic_of(item) != last)
+        out += group
+        last = _nic_of(group[-1])
+        i = j
+    items[:] = out
 
 
 # Modules with a failed test (or setup): their L1 is not handed on.
@@ -88,11 +122,20 @@ class L1Pool:
             self.peer = Peer()
         return self.peer
 
-    def get_l1(self) -> L1:
+    def get_l1(self, nic: str = "igb") -> L1:
+        """The worker's L1 with the NIC @nic: the one it has, or a new one
+        (an L1 with another NIC is closed first: one L1 a worker, L1_SLOTS)."""
+        slot = None
+        if self.vm is not None and self.vm.nic.name != nic:
+            # its slot goes to the new L1, not back to the machine, where
+            # another checkout's waiting L1 would take it
+            vm, self.vm = self.vm, None
+            slot, vm.slots = vm.slots, L1Slots()
+            vm.close(check=False)
         if self.vm is None:
             # its own name, so its run and socket directories are not a
             # module's own L1 ("l1"), which would remove them at boot
-            vm = L1(self.get_peer(), name="l1-shared")
+            vm = L1(self.get_peer(), name="l1-shared", nic=nic, slots=slot)
             try:
                 vm.setup()
                 self.setup_print = vm.fingerprint()
@@ -170,15 +213,26 @@ def peer(request, l1_pool):
 
 
 @pytest.fixture(scope="module")
-def l1(request, peer, l1_pool):
+def nic():
+    """The PF model of the module's `l1`: igb, unless the module's tests
+    are parametrised over NICS (at module scope)."""
+    return "igb"
+
+
+@pytest.fixture(scope="module")
+def l1(request, peer, l1_pool, nic):
+    try:
+        check_nic(Bench(), nic)
+    except L1NicMissing as e:
+        pytest.skip(str(e))
     if _shared(request):
-        vm = l1_pool.get_l1()
+        vm = l1_pool.get_l1(nic)
         since = vm.console_path.stat().st_size
         yield vm
         l1_pool.give_back(request.module.__name__, since)
         return
     # a module that moves an L2 to virtio-net says L1_UPLINK = True
-    vm = L1(peer, uplink=getattr(request.module, "L1_UPLINK", False))
+    vm = L1(peer, uplink=getattr(request.module, "L1_UPLINK", False), nic=nic)
     try:
         vm.setup()
         yield vm

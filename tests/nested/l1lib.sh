@@ -1,17 +1,22 @@
 #!/bin/sh
 # Helpers for the L1 host of the nested bench; sourced by each command the
 # harness runs in L1 (. /usr/sbin/l1lib.sh; ...). QEMU and the L2 images
-# come over 9p at /mnt/share.
+# come over 9p at /mnt/share, or in L1's initrd where L1's QEMU has no 9p
+# (nested.py share_files()).
 S=/mnt/share
 Q="$S/qemu/bin/qemu-system-x86_64 -L $S/qemu/fw"
 export QEMU_MODULE_DIR=$S/qemu/mod
 export LD_LIBRARY_PATH=$S/qemu/lib
 
 l1_mount() {
-	mountpoint -q /mnt/share && return 0
-	for m in netfs 9pnet 9pnet_virtio 9p; do insmod /lib/compsc/nested/$m.ko 2>/dev/null; done
-	mkdir -p /mnt/share /lib64
-	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 share /mnt/share
+	if ! mountpoint -q /mnt/share && [ ! -e $S/l2/vmlinuz ]; then
+		for m in netfs 9pnet 9pnet_virtio 9p; do
+			insmod /lib/compsc/nested/$m.ko 2>/dev/null
+		done
+		mkdir -p /mnt/share
+		mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 share /mnt/share
+	fi
+	mkdir -p /lib64
 	ln -sf $S/qemu/lib/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2
 }
 
@@ -155,9 +160,14 @@ l1_if_of() {
 	basename "$(dirname "$dev")"
 }
 
-# l1_pf: the name of L1's PF (bench-setup -s ends "pf=<bdf> pfif=<ifname>")
+# l1_pf: the name of L1's PF, whichever NIC it is: its one netdev whose
+# PCI function can have VFs
 l1_pf() {
-	bench-setup -s | sed -n 's/.*pfif=//p'
+	for n in /sys/class/net/*; do
+		[ -e "$n/device/sriov_totalvfs" ] && { basename "$n"; return 0; }
+	done
+	echo "l1: no PF" >&2
+	return 1
 }
 
 # l1_mgmt MAC IP: the management NIC (the one with MAC) up at IP; the L2

@@ -1,9 +1,12 @@
 """Nested VFIO bench: an L1 VM is the host (patched igb PF, vfio, compsc_vfio
 on VF0 and VF1, Debian's QEMU over 9p), L2 VMs are guests running the CompSC
-igbvf on a passed-through VF. Python drives; the L1 side is tests/nested/l1lib.sh."""
+igbvf on a passed-through VF. L1(nic="82599") has the project's 82599 model
+instead (compsc_harness.vm NICS), the patched ixgbe, and its L2s the CompSC
+ixgbevf. Python drives; the L1 side is tests/nested/l1lib.sh."""
 
 import contextlib
 import fcntl
+import functools
 import json
 import os
 import re
@@ -20,7 +23,7 @@ from typing import Any, Callable
 from compsc_harness import qmp
 from compsc_harness.pf import vlan_arp
 from compsc_harness.qmp import QMPFailed  # noqa: F401  (the tests import it from here)
-from compsc_harness.vm import VM, Bench, BenchError, KernelProblem, kernel_problems
+from compsc_harness.vm import NICS, VM, Bench, BenchError, KernelProblem, kernel_problems
 from l2guest import DST_PORT, L2, L2_IP, MIG_PORT, SRC_PORT
 
 HERE = Path(__file__).resolve().parent
@@ -40,6 +43,13 @@ L1_MODULES = ["fs/netfs/netfs", "net/9p/9pnet", "net/9p/9pnet_virtio", "fs/9p/9p
               "drivers/vfio/pci/vfio-pci"]
 MGMT_IP = "10.0.2.15"     # L1's management NIC (l1lib.sh l1_mgmt)
 MGMT_MAC = "52:54:00:77:0f:01"
+# The peer's end of the management NIC where L1's QEMU has no user netdev
+# (qemu_features()): a tap of its own in the peer's namespace, on no
+# bridge, so monitor traffic still never shares the PF's wire.
+MGMT_TAP, MGMT_PEER_IP = "cmgmt0", "10.0.2.2"
+# Where L1's QEMU has no 9p, the share travels in L1's initrd (about 95 MB
+# more of L1's RAM holds it).
+SHARE_IN_INITRD_MEM = 160
 # L1's uplink (L1(uplink=True)): a second port to the peer's bridge, for
 # the taps of virtio-net destinations (l1lib.sh l1_uplink_tap)
 UPLINK_MAC = "52:54:00:77:0f:02"
@@ -98,10 +108,16 @@ def _sh(*argv, **kw):
 # guest path under /lib/compsc -> host file.
 L2_VMLINUZ = os.environ.get("COMPSC_L2_VMLINUZ", "")
 L2_KOS = {"kmod/compsc.ko": os.environ.get("COMPSC_L2_COMPSC_KO", ""),
-          "drivers/igbvf/igbvf.ko": os.environ.get("COMPSC_L2_IGBVF_KO", ""),
           # Debian's igbvf unmodified and guest-shadow (l2-init's l2nic=)
           "drivers/igbvf-stock/igbvf.ko": os.environ.get("COMPSC_L2_STOCK_IGBVF_KO", ""),
           "kmod/gshadow.ko": os.environ.get("COMPSC_L2_GSHADOW_KO", "")}
+# The CompSC VF driver of each NIC (l2-init loads the one its VF needs),
+# COMPSC_L2_<DRIVER>_KO; only the 82576's is required (BENCH_82599=no
+# builds no ixgbevf, and the 82599 cases skip then, L1NicMissing).
+L2_VF_KOS = {n.name: (f"drivers/{n.vf_driver}/{n.vf_driver}.ko",
+                      os.environ.get(f"COMPSC_L2_{n.vf_driver.upper()}_KO", ""))
+             for n in NICS.values()}
+L2_KOS.update(ko for name, ko in L2_VF_KOS.items() if name == "igb" or ko[1])
 # bench_bugs.ko for the debug L1 and L2 (mk/nesteddebug.mk sets these for
 # nested-test-debug only): test_detectors_debug.py commits bugs with them.
 BUGS_KO = {"L1": os.environ.get("COMPSC_L1_BUGS_KO", ""),
@@ -109,6 +125,41 @@ BUGS_KO = {"L1": os.environ.get("COMPSC_L1_BUGS_KO", ""),
 BUGS_PATH = "/lib/compsc/test/bench_bugs.ko"
 if BUGS_KO["L2"]:
     L2_KOS["test/bench_bugs.ko"] = BUGS_KO["L2"]
+
+
+class L1NicMissing(BenchError):
+    """This run has no L1 with that NIC: no QEMU with its model
+    (Bench.qemu_for()) or no CompSC VF driver built for the L2 kernel."""
+
+
+def check_nic(bench: Bench, nic: str) -> None:
+    """L1NicMissing if an L1 with the NIC @nic cannot be made here."""
+    try:
+        bench.qemu_for(NICS[nic])
+    except BenchError as e:
+        raise L1NicMissing(str(e)) from None
+    if L2_VF_KOS[nic][0] not in L2_KOS:
+        raise L1NicMissing(f"no {NICS[nic].vf_driver} for the L2 kernel "
+                           f"(COMPSC_L2_{NICS[nic].vf_driver.upper()}_KO; make l2-kmods)")
+
+
+@functools.lru_cache(maxsize=None)
+def qemu_features(qemu: str) -> frozenset:
+    """What of {"9p", "user"} the QEMU binary @qemu has: Debian's has
+    both; the project's 82599 build has neither (qemu/scripts/build.sh
+    configures no optional feature)."""
+    dev = _sh(qemu, "-device", "help").stdout.decode()
+    net = _sh(qemu, "-netdev", "help").stdout.decode()
+    return frozenset({"9p"} if '"virtio-9p-pci"' in dev else set()) | \
+        frozenset({"user"} if re.search(r"^user$", net, re.M) else set())
+
+
+def share_files(share: Path) -> dict:
+    """{guest path: host file} of the share (share_dir()), for an L1
+    that gets it in its initrd: the same tree l1lib.sh mounts over 9p."""
+    files = [p for p in sorted((share / "qemu").rglob("*")) if p.is_file()]
+    files += [share / "l2" / f for f in ("vmlinuz", "initrd.img")]
+    return {f"/mnt/share/{p.relative_to(share)}": str(p) for p in files}
 
 
 def share_dir(bench: Bench) -> Path:
@@ -343,20 +394,24 @@ class L1Slots:
 
 
 class L1(VM):
-    """The L1 host: q35 with an emulated Intel IOMMU in front of the igb PF."""
+    """The L1 host: q35 with an emulated Intel IOMMU in front of the PF
+    (@nic, a key of compsc_harness.vm NICS: the 82576, or the 82599 model
+    on the project's QEMU)."""
 
     def __init__(self, peer, name="l1", mem=1536, smp=None, uplink=False, host=None,
-                 rootfs=None, slots: L1Slots = None, **kw):
+                 rootfs=None, slots: L1Slots = None, nic: str = "igb", **kw):
+        check_nic(Bench(), nic)
         # before the boot: the slot this L1 runs in (L1_SLOTS)
         self.slots = slots or L1Slots(1, name)
         try:
-            self._init(peer, name, mem, smp, uplink, host, rootfs, **kw)
+            self._init(peer, name, mem, smp, uplink, host, rootfs, nic=nic, **kw)
         except BaseException:
             self.slots.release()
             raise
 
-    def _init(self, peer, name, mem, smp, uplink, host, rootfs, **kw):
+    def _init(self, peer, name, mem, smp, uplink, host, rootfs, nic, **kw):
         bench = Bench()
+        self.features = qemu_features(bench.qemu_for(NICS[nic]))
         self._uplink = uplink
         self.host = host                # its index in a two-host test, or None
         # a Debian root filesystem with the packages and libvirt (l1root.sh)
@@ -374,8 +429,12 @@ class L1(VM):
         self.accel = L2_ACCEL
         self.slow = DEBUG_SLOW if bench.debug else 1
         mem += L1_DEBUG_MEM if bench.debug else 0
+        files = l1_modules()
+        if "9p" not in self.features:
+            files.update(share_files(self._share))
+            mem += SHARE_IN_INITRD_MEM
         super().__init__(peer=peer, name=name, mem=mem, smp=smp, append="intel_iommu=on",
-                         extra_files=l1_modules(), boot_timeout=300, bench=bench, **kw)
+                         extra_files=files, boot_timeout=300, bench=bench, nic=nic, **kw)
 
     # L1 does not get the one-VM bench's spare root port: L1 plugs nothing
     SPARE_PORT = False
@@ -390,15 +449,27 @@ class L1(VM):
 
     def qemu_argv(self, *a, **kw):
         argv = super().qemu_argv(*a, **kw)
-        fwd = ",".join(f"hostfwd=tcp:127.0.0.1:{p + self.fwd}-{MGMT_IP}:{p}"
-                       for p in (SRC_PORT, DST_PORT))
-        return (argv +
-                ["-virtfs", f"local,path={self._share},mount_tag=share,security_model=none,"
-                 "readonly=on",
-                 # restrict=on: L1 reaches nothing through it; the forwards still work
-                 "-netdev", f"user,id=mgmt,restrict=on,{fwd}",
-                 "-device", f"virtio-net-pci,netdev=mgmt,mac={MGMT_MAC},romfile="] +
+        share = ["-virtfs", f"local,path={self._share},mount_tag=share,security_model=none,"
+                 "readonly=on"] if "9p" in self.features else []
+        return (argv + share + self._mgmt_argv() +
+                ["-device", f"virtio-net-pci,netdev=mgmt,mac={MGMT_MAC},romfile="] +
                 self._uplink_argv() + self._link_argv() + self._rootfs_argv())
+
+    def _mgmt_argv(self) -> list:
+        """The management NIC's netdev: a user netdev forwarding the QMP
+        ports to 127.0.0.1 in the peer's namespace; without one in this
+        QEMU, a tap there (MGMT_TAP) from which the peer reaches MGMT_IP."""
+        if "user" in self.features:
+            fwd = ",".join(f"hostfwd=tcp:127.0.0.1:{p + self.fwd}-{MGMT_IP}:{p}"
+                           for p in (SRC_PORT, DST_PORT))
+            # restrict=on: L1 reaches nothing through it; the forwards still work
+            return ["-netdev", f"user,id=mgmt,restrict=on,{fwd}"]
+        ip = ["ip", "-n", self.peer.ns]
+        if subprocess.run(ip + ["link", "show", MGMT_TAP], capture_output=True).returncode:
+            _sh(*ip, "tuntap", "add", "dev", MGMT_TAP, "mode", "tap")
+            _sh(*ip, "addr", "add", f"{MGMT_PEER_IP}/24", "dev", MGMT_TAP)
+            _sh(*ip, "link", "set", MGMT_TAP, "up")
+        return ["-netdev", f"tap,id=mgmt,ifname={MGMT_TAP},script=no,downscript=no"]
 
     def _rootfs_argv(self) -> list:
         if not self.rootfs:
@@ -440,7 +511,7 @@ class L1(VM):
             self.sh(f"l1_nic_up {LINK_MAC} {self.link_ip}")   # the link to the other host
         if L2_ACCEL == "kvm":
             self.sh("l1_kvm")
-        igb, cvf = Bench.guest_module("drivers", "igb", "igb.ko"), ""
+        igb, cvf = self.nic.module(self.nic.pf_driver), ""
         if self.rootfs:     # the modules the packages installed
             self.sh("l1_root && l1_dkms")
             igb, cvf = (self.sh(f"l1_dkms_ko {m}").out.strip() for m in ("igb", "compsc_vfio"))
@@ -829,7 +900,9 @@ class L1(VM):
     def _qmp_address(self, port: int):
         """A connection to the L2 QMP server on @port, made through L1's
         forwarded port in the peer's namespace (one per try)."""
-        return lambda: self.peer.connect("127.0.0.1", port + self.fwd)
+        if "user" in self.features:
+            return lambda: self.peer.connect("127.0.0.1", port + self.fwd)
+        return lambda: self.peer.connect(MGMT_IP, port)
 
     async def _qmp_connect(self, port: int, timeout: float, what: str):
         """A negotiated session with the L2 QEMU on @port (held open by

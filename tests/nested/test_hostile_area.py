@@ -9,6 +9,9 @@ area."""
 import re
 import struct
 
+import pytest
+
+from compsc_harness.vm import NICS
 from nested import Case
 
 MEM = "/run/l2-src.mem"  # L1 has no /dev/shm; /run is in RAM too
@@ -46,7 +49,8 @@ def _turn_hostile(l1) -> None:
           "conv=notrunc 2>/dev/null")
 
 
-def test_hostile_area_refused(l1, peer):
+@pytest.mark.parametrize("nic", list(NICS), scope="module")
+def test_hostile_area_refused(l1, peer, nic):
     out = l1.run_case(peer, Case(expect="failed", src_extra=_ram(MEM),
                                  dst_extra=_ram("/run/l2-dst.mem"),
                                  start_hook=_turn_hostile, timeout=240))
