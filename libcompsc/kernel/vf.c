@@ -376,6 +376,12 @@ static int compsc_vf_shift_rings(struct compsc_vf *vf)
 	if (copied && n && !vf->ops->rx_drop)
 		return -EOPNOTSUPP;
 	rx = copied ? min(n, vf->desc->rx_rings) : 0;
+	/* a ring without next_to_watch past the declared receive ones is a
+	 * receive ring rx_drop never sees: its stale frames would pass up
+	 */
+	for (i = rx; copied && i < n; i++)
+		if (rings[i].watch_off < 0)
+			return -EOPNOTSUPP;
 	for (i = 0; i < rx; i++)
 		compsc_vf_drop_stale(vf, &rings[i], done[i]);
 	for (i = 0; i < n; i++)
