@@ -93,8 +93,10 @@ nested-test: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
 
 # All three modes; BENCH_E2E_MODES="virtio unplug" runs only those (debugging).
 # Results: $(BUILD)/bench-e2e/<time>/report.json and gaps.png (matplotlib).
-bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO)
-	cd $(NESTED) && $(NESTED_ENV) $(call py_with,matplotlib) bench_e2e.py $(BENCH_E2E_MODES)
+# NIC=82599 (mk/bench-migrate.mk): L1's NIC the project's 82599 model.
+bench-e2e: initramfs $(VFIO_KO) $(VFIO_CORE_KO) $(if $(filter 82599,$(NIC)),qemu)
+	cd $(NESTED) && $(NESTED_ENV) BENCH_E2E_NIC=$(NIC) $(call py_with,matplotlib) \
+		bench_e2e.py $(BENCH_E2E_MODES)
 
 # virsh migrate round trips between two L1 hosts with libvirt, CompSC
 # against virtio-net through the same libvirt (tests/nested/bench_libvirt.py);

@@ -23,7 +23,9 @@ around a migration, the median of REPS migrations back and forth per mode
 (unplug: one). QEMU's own "downtime" figure is printed next to it.
 L1 runs under TCG; its L2s on KVM inside it (or TCG inside TCG with
 NESTED_ACCEL=tcg): the report and the plot say which. Compare within one
-run only.
+run only. L1's NIC is QEMU's 82576 (igb, igbvf in the L2s), or with
+BENCH_E2E_NIC=82599 (make bench-e2e NIC=82599) the project's 82599 model
+(ixgbe, ixgbevf), the same modes on it.
 
 Last line, exactly:
   bench-e2e: compsc_vs_pv=R1 compsc_vs_unplug=R2 converged=yes|no compsc_vs_qemu=R3
@@ -72,6 +74,9 @@ STALLED_S = 5            # s without a reply after it: record the path (outlier)
 # of this machine's cores (1 left the L2 starved for 1-2 s after each
 # switch-over); COMPSC_L1_SMP overrides.
 L1_SMP = int(os.environ.get("COMPSC_L1_SMP", "2"))
+# L1's NIC (make bench-e2e NIC=82599): the 82599 model, its VFs driven by
+# the CompSC ixgbevf in the L2s, for every mode
+NIC = os.environ.get("BENCH_E2E_NIC", "igb")
 # BENCH_E2E_L1CPU=1: sample L1's CPU per QEMU thread around each migration
 # (l1lib.sh l1_cpu_sample) and report who ran while the guest was away.
 L1_CPU = os.environ.get("BENCH_E2E_L1CPU") == "1"
@@ -660,7 +665,7 @@ def main(names: list) -> int:
     results = {m.name: {"mode": m.name, "status": "not run", "peer_gap_s": None}
                for m in MODES}
     with Peer() as peer:
-        l1 = L1(peer, smp=L1_SMP)
+        l1 = L1(peer, smp=L1_SMP, nic=NIC)
         try:
             l1.setup()
             for mode in modes:
@@ -680,6 +685,7 @@ def save(results: dict) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(
         {"results": results, "l1_smp": L1_SMP, "l1_accel": "tcg", "l2_accel": L2_ACCEL,
+         "nic": NIC,
          "parts_s": {m: [gap_parts(run) for run in r.get("runs", [])]
                      for m, r in results.items()}}, indent=1) + "\n")
     try:
@@ -708,7 +714,7 @@ def vs_qemu(r: dict) -> str:
 def report(results: dict) -> int:
     log = results["compsc-log"]
     converged = log["status"] == "completed" and log["peer_gap_s"] is not None
-    print(f"bench-e2e: L1 on tcg, L2s on {L2_ACCEL}", flush=True)
+    print(f"bench-e2e: L1 on tcg, L2s on {L2_ACCEL}, L1's NIC {NIC}", flush=True)
     print("bench-e2e: peer-seen downtime (s): " + " ".join(
         f"{k}={'-' if v['peer_gap_s'] is None else round(v['peer_gap_s'], 2)}"
         for k, v in results.items()))
