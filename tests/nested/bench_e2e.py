@@ -398,6 +398,13 @@ class CompscLog(Mode):
         finally:
             self.reset_vfs()
 
+    def after(self, dst: int) -> None:
+        """The VF the guest left gets a MAC of its own, as libvirt gives a
+        hostdev's back once it releases it: both VFs sit on one PF, and the
+        82599 model's switch sends the guest's frames to the first VF that
+        has its MAC (QEMU's 82576 happens to pick the other)."""
+        self.l1.vf_own_mac(0 if dst == DST_PORT else 1)
+
 
 class DpdkL2:
     """A mode whose L2 runs DPDK's testpmd in icmpecho mode on its NIC
