@@ -402,7 +402,7 @@ class CompscLog(Mode):
         """The VF the guest left gets a MAC of its own, as libvirt gives a
         hostdev's back once it releases it: both VFs sit on one PF, and the
         82599 model's switch sends the guest's frames to the first VF that
-        has its MAC (QEMU's 82576 happens to pick the other)."""
+        has its MAC (QEMU's 82576 model did not need this)."""
         self.l1.vf_own_mac(0 if dst == DST_PORT else 1)
 
 
