@@ -124,8 +124,8 @@ def summary(runs: list) -> dict:
 
 def streamed(peer, hosts, vf: bool) -> dict:
     """round_trips() under the peer's iperf3 TCP stream to the guest, the
-    same in both modes: its receive buffers are most of what the guest
-    dirties during pre-copy, and so decide how soon QEMU converges."""
+    same in both modes, so that both guests carry the same load while QEMU
+    pre-copies them."""
     with Streams(hosts[0], peer, SimpleNamespace(name=NAME), ping=False) as st:
         runs = round_trips(peer, hosts, vf)
         alive = st.close()
