@@ -50,6 +50,8 @@ KEYS = ("blocks", "corrupt", "stale", "dup", "missing", "last_seq")
 DRAINED = re.compile(r"DMA log: receive paths that read the flag before it was set "
                      r"have left \(waited (\d+) us\)")
 WHOLE = "this read reports the whole window"
+# Migrations tried for one in which a poll straddles the log start.
+ATTEMPTS = 3
 # Pre-copy at full speed from the start: the first pass must send pages
 # while the straddling poll still holds its frames.
 FAST = {"downtime-limit": 1000, "max-bandwidth": 1 << 30}
@@ -62,7 +64,9 @@ def _udp(l1, name) -> dict:
     return dict(zip(head, map(int, vals)))
 
 
-def test_dirty_log_start_integrity(l1, peer):
+def _attempt(l1, peer) -> int:
+    """One migration under the stalled stream, its bytes checked on the
+    destination. Returns how many polls straddled the log start."""
     before = l1.l2_pair(peer)
     udp0 = _udp(l1, "src")
     l1.src.cmd("integ", f"compsc integrity recv {PORT} --hold {GO} "
@@ -72,12 +76,12 @@ def test_dirty_log_start_integrity(l1, peer):
     send = peer.popen([cli, "integrity", "send", L2_IP, str(PORT), "--rate", str(RATE),
                        "--size", str(SIZE), "--seconds", str(SEND_S)])
     try:
-        mark = len(l1.sh("dmesg").out)
+        mark = l1.dmesg_mark()
         l1.src.run(f"{MOUNT_DEBUGFS}; for f in {HOLD}; do echo {HOLD_MS} > $f; done; "
                    f"for f in {HOOK}; do echo {STALL_MS} > $f; done")
         l1.migrate_start(params=FAST)
         res = l1.migrate_wait()
-        log = l1.sh("dmesg").out[mark:]
+        log = l1.dmesg_since(mark)
         assert res["status"] == "completed", (res, log[-3000:])
         l1.arrived(peer, before)
         sent = send.communicate(timeout=SEND_S + 60)[0].strip()
@@ -95,8 +99,6 @@ def test_dirty_log_start_integrity(l1, peer):
           f"{sent}; polls that straddled it {raced.split()}; udp {drops}; "
           f"host drained {[int(x) for x in DRAINED.findall(log)]} us, "
           f"whole-window reads {log.count(WHOLE)}; qemu: {migration_summary(res)}")
-    # a poll read the flag clear and handed its frames up after the start
-    assert any(int(x) >= 1 for x in re.findall(r"^\s*(\d+)\s*$", raced, re.M)), raced
     assert lines, l1.dst.log()[-3000:]
     got = lines[-1]
     # the socket kept every datagram until the read, none failed its checksum
@@ -104,3 +106,19 @@ def test_dirty_log_start_integrity(l1, peer):
     assert (got["corrupt"], got["stale"], got["dup"]) == (0, 0, 0), got
     assert rc == "0" and got["blocks"] > RATE, (rc, got)
     l1.check_kernel_log()
+    return sum(int(x) for x in re.findall(r"^\s*(\d+)\s*$", raced, re.M))
+
+
+def test_dirty_log_start_integrity(l1, peer):
+    # Whether a poll is running when QEMU starts the log is chance: the
+    # VF interrupts again only at the next datagram after a poll, so the
+    # polls leave gaps (a CI run saw a migration start its log in one).
+    # Each attempt checks the bytes; the test needs one
+    # attempt in which a poll read the flag clear and handed its frames
+    # up after the start.
+    for attempt in range(ATTEMPTS):
+        if attempt:
+            l1.tidy()
+        if _attempt(l1, peer):
+            return
+    raise AssertionError(f"no receive poll straddled the log start in {ATTEMPTS} migrations")
