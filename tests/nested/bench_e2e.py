@@ -216,7 +216,7 @@ class Mode:
 
     def once(self, src: int, dst: int) -> dict:
         """One migration @src -> @dst (QMP ports) under the ping stream."""
-        mark = len(self.l1.sh("dmesg").out)
+        mark = self.l1.dmesg_mark()
         names = {SRC_PORT: "src", DST_PORT: "dst"}
         restores = self.restores(names[src]) if self.guest_timeline else 0
         sampler = self.l1.start(f". /usr/sbin/l1lib.sh; l1_cpu_sample {L1_CPU_LOG} "

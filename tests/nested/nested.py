@@ -565,13 +565,22 @@ class L1(VM):
         return {int(vf): int(gpa, 16) for _, vf, gpa, _ in
                 (line.split() for line in out.splitlines() if line.strip())}
 
+    def dmesg_mark(self) -> int:
+        """Where L1's kernel log ends now, for dmesg_since() (tidy()
+        empties the log, which voids a mark taken before it)."""
+        return len(self.sh("dmesg").out)
+
+    def dmesg_since(self, mark: int) -> str:
+        """L1's kernel log after @mark (dmesg_mark())."""
+        return self.sh("dmesg").out[mark:]
+
     def wait_dmesg(self, mark: int, pattern: str, count: int = 1,
                    timeout: float = 300) -> str:
         """L1's kernel log after @mark (a length of it) once @pattern
         occurs there @count times; AssertionError after @timeout s."""
         t0 = time.monotonic()
         while time.monotonic() - t0 < timeout:
-            log = self.sh("dmesg").out[mark:]
+            log = self.dmesg_since(mark)
             if len(re.findall(pattern, log)) >= count:
                 return log
             time.sleep(1)
@@ -590,7 +599,7 @@ class L1(VM):
         the guest."""
         offset = self.clock_offset()
         ev = {}
-        for line in self.sh("dmesg").out[mark:].splitlines():
+        for line in self.dmesg_since(mark).splitlines():
             m = re.match(r"\[\s*(\d+\.\d+)\].*(device taken|device handed)", line)
             if m:
                 k, t = m.group(2).split()[1], offset + float(m.group(1))
@@ -661,12 +670,12 @@ class L1(VM):
         else:
             before = self.l2_pair(peer, case.src_extra, case.dst_extra, case.env)
         hooked = case.start_hook(self) if case.start_hook else None
-        mark = len(self.sh("dmesg").out)
+        mark = self.dmesg_mark()
         self.migrate_start(params=ALL_DIRTY if case.params is None else case.params)
         if case.during:
             case.during(self)
         res = self.migrate_wait(timeout=case.timeout)
-        log = self.sh("dmesg").out[mark:]
+        log = self.dmesg_since(mark)
         if case.expect == "completed":
             assert res["status"] == "completed", (res, log[-3000:])
             after = self.arrived(peer, before)
@@ -725,7 +734,7 @@ class L1(VM):
         with self.vfio_param("hold_ms", hold_ms):
             self.vfio_fault("fault_size", 1 << 40)
             try:
-                yield len(self.sh("dmesg").out)
+                yield self.dmesg_mark()
             finally:
                 self._unthrottle(quiet=True)
                 self.vfio_fault("fault_size", 0)

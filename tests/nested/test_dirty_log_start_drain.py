@@ -36,14 +36,14 @@ STRADDLE_S = 8
 
 def test_dirty_log_start_drain(l1, peer):
     before = l1.l2_pair(peer)
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     with peer.ping_stream(L2_IP, interval=0.05):
         l1.src.run(f"{MOUNT_DEBUGFS}; for f in {HOOK}; do echo {STALL_MS} > $f; done")
         l1.migrate_start(params=SLOW)
         time.sleep(STRADDLE_S)
         l1.src.qmp("migrate-set-parameters", **ALL_DIRTY, **FAST)
         res = l1.migrate_wait()
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     assert res["status"] == "completed", (res, log[-3000:])
     l1.arrived(peer, before)
     raced = l1.dst.run(f"{MOUNT_DEBUGFS}; cat {RACED}")

@@ -123,11 +123,11 @@ def test_dpdk_nested(l1, peer):
     # destination refuses it, the source keeps its device and answers
     _start(l1, DST_PORT, l1.vf1, incoming=True)
     l1.dst.wait_incoming()
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     l1.vfio_fault("fault_corrupt", 1)
     res = l1.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=DST_PORT)
     assert res["status"] == "failed", res
-    dmesg = l1.sh("dmesg").out[mark:]
+    dmesg = l1.dmesg_since(mark)
     assert "stream refused" in dmesg or "foreign or corrupt" in dmesg, dmesg[-3000:]
     assert l1.src.status() == "running"
     assert peer.ping(L2_IP, count=5, interval=0.5).received >= 3

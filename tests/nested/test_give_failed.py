@@ -28,12 +28,12 @@ def _migrate_give_fails(l1, peer, src, dst, left, fault, before):
     """One migration from the L2 @src to @dst whose hand-over fails with
     @fault at @dst's VF: the guest restores by a reset and answers again."""
     _fault_give(l1, dst.vf, fault)
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     res = l1.migrate(params=ALL_DIRTY, src=src.port, dst=dst.port)
     print(f"nested: hand-over fault {fault}: migration {res['status']}")
     l1.vf_own_mac(left)
     got = answers(peer)
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     assert got >= 3, "the destination L2 never answered: its device stayed held\n" + \
         log[-2000:] + dst.log()[-3000:]
     assert "the guest gets its device back to reset" in log, log[-3000:]

@@ -25,7 +25,7 @@ def test_give_unreachable(l1, peer):
                f"for f in {HOLD_MAX}; do echo {HOLD_MAX_S * 1000} > $f; done")
     l1.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
           f"echo {FAULT_NOMAP} > {DEBUGFS}/{l1.vf1}/fault_give")
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     res = l1.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=DST_PORT)
     print(f"nested: migration {res['status']}")
     log = l1.wait_dmesg(mark, r"hand-over failed", timeout=120)

@@ -35,7 +35,7 @@ def test_give_vlan_full(l1, peer):
         _vlan(l1, "src", vid)
     _wait_vlans(l1, l1.vf0, 2)
     before = l1.src.stat_now()
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     l1.vfio_fault("fault_size", 1 << 40)
     try:
         l1.migrate_start(params=SLOW)
@@ -58,7 +58,7 @@ def test_give_vlan_full(l1, peer):
     l1.fill_vlvf(l1.vf0)
     l1.dst.qmp("cont")
     got = answers(peer)
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     assert got >= 3, "the guest never answered after the refused import\n" + \
         log[-1500:] + l1.dst.log()[-1500:]
     assert "hand-over failed (-28)" in log, log[-3000:]

@@ -63,7 +63,7 @@ def _second_hop(l1, peer, first):
     base makes them jump by about 2^32 - base. The migrated-away source
     still held VF0 when its QEMU quit: the close leaves its queues stopped
     (restarted, they would DMA into the dead VM's memory)."""
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     l1.l2_stop("src")
     l1.wait_dmesg(mark, "closed while held .*: queues left stopped", timeout=60)
     l1.src.start_incoming()

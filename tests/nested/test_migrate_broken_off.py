@@ -88,14 +88,14 @@ def _migrations(lm):
 def test_dst_killed_at_switchover(l1, peer):
     before = l1.l2_pair(peer)
     done = _migrations(l1.last_migrations()[l1.vf0])
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     l1.src.qmp("migrate-set-capabilities", capabilities=PAUSE)
     l1.migrate_start()
     with peer.ping_stream(L2_IP, interval=0.2) as ps:
         _wait_status(l1, SRC_PORT, "pre-switchover")
         # paused at switch-over: vCPUs stopped, the device taken and saved
         assert l1.src.status() != "running"
-        assert "device taken on the size query" in l1.sh("dmesg").out[mark:]
+        assert "device taken on the size query" in l1.dmesg_since(mark)
         t_cut = time.time()
         l1.sh("kill -9 $(cat /run/dst.pid)")
         try:
@@ -145,7 +145,7 @@ def test_stream_cut(l1, peer):
             print(f"nested: stream cut after {sent} bytes: {migration_summary(res)}")
             assert res["status"] == "failed", res
             time.sleep(6)
-        assert "given back to the guest" not in l1.sh("dmesg").out[mark:], \
+        assert "given back to the guest" not in l1.dmesg_since(mark), \
             "the hold's bound ended it, not the cut"
     _kept_device(peer, l1.dst, before, ps, t_cut)
     assert 1 in l1.areas(), "the source guest's area is gone"
@@ -193,7 +193,7 @@ def _rewrite_during_take(l1, peer, addr, width, value, cid):
         res = l1.migrate_wait(timeout=180, poll=0.5)
         t_end = time.time()
         time.sleep(6)
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     print(f"nested: {cid}: {migration_summary(res)}; compsc_vfio said:\n" +
           "\n".join(x for x in log.splitlines() if "compsc" in x)[-1500:])
     return res, log, ps, t_end

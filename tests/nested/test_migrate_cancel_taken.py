@@ -25,7 +25,7 @@ def test_migrate_cancel_after_take(l1, peer):
             # replies for a while after the cancel, to see when they resumed
             time.sleep(max(0, t_cancel + 8 - time.time()))
     assert cancelled(res), res
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     assert "given back to the guest" not in log, "the hold's bound ended it, not the cancel"
     back = [t for t, _ in ps.trace.replies if t >= t_cancel]
     assert back, "no reply within 8 s of the cancel: the device stayed taken"

@@ -92,12 +92,12 @@ class Hops:
 
     def migrate(self, timeout=300) -> tuple:
         """One attempt; (result, the kernel log meanwhile, the source's last count)."""
-        mark = len(self.l1.sh("dmesg").out)
+        mark = self.l1.dmesg_mark()
         res = self.l1.migrate(params=ALL_DIRTY, timeout=timeout,
                               src=self.here.port, dst=self.there.port)
         lines = _lines(self.here)
         _clean(lines, self.here.name)
-        return res, self.l1.sh("dmesg").out[mark:], lines[-1]["blocks"] if lines else 0
+        return res, self.l1.dmesg_since(mark), lines[-1]["blocks"] if lines else 0
 
     def moved(self, next_env=""):
         """After a completed migration: the old source goes away (its VF

@@ -53,7 +53,7 @@ def test_migrate_precopy_config(l1, peer):
     # the destination VF starts with another MAC than the guest's
     l1.vf_own_mac(1)
     assert l1.pf_vf_macs()[1] != l1.pf_vf_macs()[0]
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     l1.vfio_fault("fault_size", 1 << 40)
     try:
         l1.migrate_start(params=SLOW)
@@ -66,7 +66,7 @@ def test_migrate_precopy_config(l1, peer):
     l1.src.qmp("migrate-set-parameters", **FAST)
     res = l1.migrate_wait()
     assert res["status"] == "completed", res
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     src_tl, dst_tl = l1.vfio_debugfs(l1.vf0, "timeline"), l1.vfio_debugfs(l1.vf1, "timeline")
     dst_pf = l1.vfio_debugfs(l1.vf1, "pf")
     # the source's VF no longer owns the guest's MAC once it has gone

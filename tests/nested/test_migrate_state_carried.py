@@ -28,7 +28,7 @@ def _check_devices(l1, seen, src_bdf, dst_bdf):
 def _migrate(l1, peer, src, dst, left_vf, restores):
     """One way, from the L2 @src to @dst; returns (result, the destination's l2stat lines up to one
     read WATCH_S of guest time after the first that shows the restore)."""
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     seen = l1.last_migrations()
     with peer.ping_stream(L2_IP, interval=0.5) as ps:
         t0 = time.time()
@@ -37,7 +37,7 @@ def _migrate(l1, peer, src, dst, left_vf, restores):
         assert res["status"] == "completed", res
         # taken in PRE_COPY, while the guest's vCPUs still ran; the
         # destination VF configured from the pre-copy chunk before that
-        log = l1.sh("dmesg").out[mark:]
+        log = l1.dmesg_since(mark)
         assert "device taken on the size query" in log
         assert "pre-copy configuration applied" in log, log[-3000:]
         bdfs = (l1.vf0, l1.vf1) if left_vf == 0 else (l1.vf1, l1.vf0)

@@ -70,7 +70,7 @@ def test_viommu_migration_refused(l1, peer):
         assert addr >= L2_RAM, hex(addr)
         assert peer.ping(L2_IP, count=10, interval=0.5).received >= 5
 
-        mark = len(l1.sh("dmesg").out)
+        mark = l1.dmesg_mark()
         for port in (SRC_PORT, DST_PORT):
             l1.qmp(port, "migrate-set-capabilities", capabilities=RETURN_PATH)
         with pytest.raises(QMPFailed, match=BLOCKED) as refused:
@@ -81,7 +81,7 @@ def test_viommu_migration_refused(l1, peer):
         assert info.get("status") not in ("active", "completed"), info
         assert l1.dst.status() == "inmigrate"
         # compsc_vfio never saw a migration: no take, no DMA log started
-        log = l1.sh("dmesg").out[mark:]
+        log = l1.dmesg_since(mark)
         assert "device taken" not in log and "DMA logging" not in log, log[-2000:]
         lm = l1.last_migrations()[l1.vf0]
         print(f"nested: compsc_vfio's record of VF0: {lm}")

@@ -68,7 +68,7 @@ def test_pause(l1, peer):
     before = l1.src.stat_now()
     record = l1.last_migrations()[l1.vf0]
     bar = _bar0(l1)
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     blast = peer.popen(["python3", "-c", UDP_BLAST])
     rounds = []
     with peer.ping_stream(L2_IP, interval=0.05) as ps:
@@ -91,7 +91,7 @@ def test_pause(l1, peer):
             time.sleep(1)
     blast.kill()
     after = l1.src.stat_next()
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     print(f"nested: compsc_vfio during the pauses: {log.strip()[-1500:]!r}")
     # a pause is not a migration: no take, no record of one
     assert not re.search(r"device taken|device stays with the guest", log), log[-3000:]

@@ -74,7 +74,7 @@ def test_pf_unbind_while_held(l1, peer):
     took = time.monotonic() - t0
     print(f"nested: migration {migration_summary(res)} ({took:.0f} s after the unbind began)")
     print(f"nested: unbind {_unbind_state(l1) or 'still running'}")
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     print("nested: L1 after the unbind:\n" + "\n".join(
         line for line in log.splitlines()
         if "PF" in line or "igb" in line or "compsc" in line)[-3000:])

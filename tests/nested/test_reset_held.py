@@ -26,7 +26,7 @@ def test_reset_while_held(l1, peer):
         time.sleep(8)
         assert "l2ctl: rst rc=" not in l1.src.log(), \
             "the reset ran while the host held the device"
-        log = l1.sh("dmesg").out[mark:]
+        log = l1.dmesg_since(mark)
         assert "given back" not in log, log
         l1.release_hold()
         t_release = time.monotonic()

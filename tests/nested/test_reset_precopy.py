@@ -18,7 +18,7 @@ SLOW = {"max-bandwidth": 1 << 20}
 
 def test_reset_in_precopy_no_take(l1, peer):
     l1.l2_pair(peer)
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     l1.migrate_start(params=SLOW)
     t0 = time.monotonic()
     while l1.src.qmp("query-migrate").get("status") != "active":
@@ -27,13 +27,13 @@ def test_reset_in_precopy_no_take(l1, peer):
     l1.src.cmd("rst", RESET)
     m = l1.src.wait_line(r"l2ctl: rst rc=(\d+)", timeout=120)
     assert m.group(1) == "0", l1.src.log()[-2000:]
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     assert "device taken" not in log, "the device was taken before the reset:\n" + log
     # let it end: at full speed QEMU reads the fd or asks for the switch-over
     l1.src.qmp("migrate-set-parameters", **ALL_DIRTY, **{"max-bandwidth": 1 << 30})
     res = l1.migrate_wait(timeout=300)
     print(f"nested: migration {migration_summary(res)}")
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     assert res["status"] == "failed", (res, log[-3000:])
     assert "VF reset in PRE_COPY: the migration is void" in log, log[-3000:]
     assert "handed to the guest" not in log, log[-3000:]

@@ -41,7 +41,7 @@ def _void_and_clean(l1, res: dict, calls: list, mark: int, state: str) -> None:
     assert any(fn == "vfio_unpin_pages" for fn, _ in calls), \
         "the area pinned by the take was never unpinned"
     assert res["status"] == "failed", res
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     assert f"VF reset in {state}: the migration is void" in log, log[-3000:]
     lm = l1.last_migrations()[l1.vf0]
     assert lm and lm["status"] == "aborted", lm
@@ -81,7 +81,7 @@ def test_system_reset_held_precopy(l1, peer):
 def test_system_reset_held_stopcopy(l1, peer):
     l1.l2_stop("src", "dst")    # what the test before left, if it ran
     l1.l2_pair(peer)
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     with l1.call_stacks(*CLEANUP_CALLS) as stacks:
         l1.src.qmp("migrate-set-capabilities", capabilities=_caps(True))
         l1.migrate_start(params=ALL_DIRTY)

@@ -27,7 +27,7 @@ def test_take_bounded(l1, peer):
         # taken, held past the bound, given back, and taken again later
         log = l1.wait_taken(mark, count=2)
         assert "no switch-over" in log and "given back to the guest" in log, log[-3000:]
-        taken = len(re.findall(TAKEN, l1.sh("dmesg").out[mark:]))
+        taken = len(re.findall(TAKEN, l1.dmesg_since(mark)))
         # the guest has its network back while pre-copy goes on: the holds
         # (HOLD_MS each) alternate with at least as long without one (the
         # back-off doubles with each expiry). A request
@@ -39,12 +39,12 @@ def test_take_bounded(l1, peer):
             t1 = time.time()
         info = l1.src.qmp("query-migrate")
         assert info["status"] == "active", info
-        retaken = len(re.findall(TAKEN, l1.sh("dmesg").out[mark:])) - taken
+        retaken = len(re.findall(TAKEN, l1.dmesg_since(mark))) - taken
         assert retaken >= 1, "the capped pre-copy took the device no more"
         got = len([t for t, _ in ps.trace.replies if t0 <= t <= t1])
         gap = ps.trace.max_gap(t0, t1)
         assert got >= WINDOW_S, (f"{got} replies in {WINDOW_S} s of pre-copy; L1: "
-                                 + l1.sh("dmesg").out[mark:][-3000:])
+                                 + l1.dmesg_since(mark)[-3000:])
         assert gap < 3 * HOLD_MS / 1000 + 2, f"{gap:.1f} s without a reply"
     res = l1.migrate_wait()
     assert res["status"] == "completed", res

@@ -26,12 +26,12 @@ TIMED_OUT = re.compile(r"device stays with the guest \(take (.+?)\): -110")
 
 def test_take_refused(l1, peer):
     before = l1.l2_pair(peer)
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     with l1.take_timeout(TAKE_MS):
         t_served = l1.stall_reader("src", STALL_MS)
         res = l1.migrate(params=ALL_DIRTY)
         t_end = time.time()
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     takes = TIMED_OUT.findall(log)
     print(f"nested: {res['status']} {t_end - t_served:.1f} s after the hook was "
           f"served; timed-out takes: {takes}")

@@ -25,14 +25,14 @@ STALL_MS = 6000
 
 def test_take_timed_out(l1, peer):
     before = l1.l2_pair(peer)
-    mark = len(l1.sh("dmesg").out)
+    mark = l1.dmesg_mark()
     with l1.take_timeout(TAKE_MS), peer.ping_stream(L2_IP, interval=0.5) as ps:
         # returns once igbvf's watchdog sits in the hook; the first size
         # query comes well within STALL_MS of that
         t0 = l1.stall_reader("src", STALL_MS)
         res = l1.migrate(params=ALL_DIRTY)
         t1 = time.time()
-    log = l1.sh("dmesg").out[mark:]
+    log = l1.dmesg_since(mark)
     assert res["status"] == "completed", (res, log[-3000:])
     # the take on the size query timed out at least once, was deferred,
     # and a later one on the size query took the device (vCPUs running)

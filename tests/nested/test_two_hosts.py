@@ -145,9 +145,9 @@ def _refused_move(a, b, undo) -> tuple:
     try:
         b.l2_start("vm", b.vf0, SRC_PORT, f"-incoming tcp:{b.link_ip}:{MIG_PORT}")
         b.src.wait_incoming()
-        mark = len(b.sh("dmesg").out)
+        mark = b.dmesg_mark()
         res = a.migrate(params=ALL_DIRTY, src=SRC_PORT, dst=SRC_PORT, dst_host=b)
-        log = b.sh("dmesg").out[mark:]
+        log = b.dmesg_since(mark)
         macs = b.pf_vf_macs()
     finally:
         b.l2_stop("vm")
