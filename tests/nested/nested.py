@@ -423,6 +423,7 @@ class L1(VM):
         smp = smp or int(os.environ.get("COMPSC_L1_SMP", "1"))
         self._l2s = {}                  # name: its L2 (l2())
         self.boot_panics = []           # see L2._reboot()
+        self._vlvf_mods = set()         # L1's modules before fill_vlvf()
         # under every L2's own (l2guest.L2_VARS, L2.start())
         self.l2_vars = f"L2ACCEL={L2_ACCEL}" + (f" L2MEM={L2_DEBUG_MEM}" if bench.debug else "")
         self.mgmt_ip = MGMT_IP          # where the L2s' QMP servers listen
@@ -872,6 +873,7 @@ class L1(VM):
     def fill_vlvf(self, bdf: str) -> None:
         """The VF @bdf (no VM on it) to L1's stock igbvf, which asks its PF
         for VLAN filters until the PF's VLVF table has no entry left."""
+        self._vlvf_mods = self._modules()
         self.sh(f"echo igbvf > /sys/bus/pci/devices/{bdf}/driver_override; "
                 f"echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; "
                 f"[ -d /sys/module/igbvf ] || insmod {L1_STOCK_IGBVF}; "
@@ -882,10 +884,20 @@ class L1(VM):
                 timeout=300)
 
     def unfill_vlvf(self, bdf: str) -> None:
-        """Undo fill_vlvf(): the VF back to compsc_vfio."""
+        """Undo fill_vlvf(): the VF back to compsc_vfio, and the modules
+        it loaded (igbvf, 8021q and what that pulls in) gone again, so
+        that L1 can serve the next test module (conftest.py's L1Pool)."""
         self.sh(f"for v in {' '.join(map(str, VLVF_FILL))}; do ip link del f$v 2>/dev/null; "
-                f"done; echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; rmmod igbvf; true")
+                f"done; echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; true")
+        new = self._modules() - self._vlvf_mods
+        # 8021q first: modprobe -r takes the modules only it used along
+        for m in sorted(new, key=lambda m: m != "8021q"):
+            self.sh(f"[ ! -d /sys/module/{m} ] || modprobe -r {m} || rmmod {m}")
         assert self.sh(f"l1_bind {bdf}").out.strip().endswith("compsc_vfio")
+
+    def _modules(self) -> set:
+        """The modules loaded in L1 (lsmod)."""
+        return {line.split()[0] for line in self.sh("lsmod").out.splitlines()[1:]}
 
     def pf_vf_macs(self) -> dict:
         """{VF index: the MAC the PF gives it} (`ip link show` of the PF)."""
