@@ -19,7 +19,9 @@ downtime as libvirt keeps it for the completed job on the source (`virsh
 domjobinfo --completed --rawstats`, kept whole in the report: setup time,
 memory passes...), and where the gap sits against compsc_vfio's take on
 the source and hand-over on the destination. Medians over all migrations
-of a mode. The
+of a mode. BENCH_LIBVIRT_TRACE=1 also keeps, per migration, QEMU's
+migration trace events and both kernel logs (trace-<time>/ beside the
+reports). The
 hosts run under TCG (their L2s on KVM): compare within one run only.
 
 Last line, exactly:
@@ -48,6 +50,14 @@ ROUND_TRIPS = int(os.environ.get("BENCH_LIBVIRT_ROUND_TRIPS", "5"))
 # estimates it from what it sent, which passes spent reading dirty logs
 # lower): to tell a low estimate from other reasons not to switch over
 SWITCHOVER_MIBS = os.environ.get("BENCH_LIBVIRT_SWITCHOVER_MIBS", "")
+# 1: QEMU's migration trace events on each source (TRACE_EVENTS) and
+# each migration's kernel logs and QEMU log kept beside the report
+TRACE = os.environ.get("BENCH_LIBVIRT_TRACE", "") == "1"
+TRACE_EVENTS = ("migrate_pending_estimate", "migrate_pending_exact", "migrate_transferred",
+                "migration_thread_low_pending", "migration_completion_vm_stop",
+                "migration_bitmap_sync_end", "savevm_state_setup", "vfio_save_setup",
+                "vfio_migration_set_state", "vfio_state_pending_exact", "vfio_get_dirty_bitmap")
+TRACE_DIR = Path(os.environ.get("COMPSC_BUILD", "build")) / "bench-libvirt" / time.strftime("trace-%Y%m%d-%H%M%S")
 PING_INTERVAL = 0.05
 SETTLE_S = 5            # s after virsh returns, still inside the ping stream
 
@@ -70,9 +80,34 @@ def dmesg_len(host) -> int:
     return len(host.sh("dmesg").out)
 
 
-def migrate_once(peer, src, dst, vf: bool) -> dict:
+QEMU_LOG = f"/sysroot/var/log/libvirt/qemu/{NAME}.log"
+
+
+def trace_on(src) -> int:
+    """Turn TRACE_EVENTS on in @src's QEMU; the length of its log so far."""
+    for ev in TRACE_EVENTS:
+        src.sh(f"l1_virsh qemu-monitor-command {NAME} --hmp 'trace-event {ev} on'", check=False)
+    return int(src.sh(f"stat -c %s {QEMU_LOG}", check=False).out.strip() or 0)
+
+
+def trace_keep(tag: str, src, dst, marks: tuple, qlog: int) -> None:
+    """Migration @tag's kernel logs of both hosts since @marks, @src's
+    QEMU log since @qlog and the capabilities libvirt set on @dst (e.g.
+    switchover-ack), into TRACE_DIR."""
+    TRACE_DIR.mkdir(parents=True, exist_ok=True)
+    for h, m in ((src, marks[0]), (dst, marks[1])):
+        (TRACE_DIR / f"{tag}-host{h.host}-dmesg.txt").write_text(h.sh("dmesg").out[m:])
+    q = src.sh(f"tail -c +{qlog + 1} {QEMU_LOG}", check=False).out
+    (TRACE_DIR / f"{tag}-host{src.host}-qemu.txt").write_text(q)
+    caps = dst.sh(f"l1_virsh qemu-monitor-command {NAME} "
+                  "'{\"execute\":\"query-migrate-capabilities\"}'", check=False).out
+    (TRACE_DIR / f"{tag}-host{dst.host}-caps.json").write_text(caps)
+
+
+def migrate_once(peer, src, dst, vf: bool, tag: str) -> dict:
     ready_destination(dst, vf)
     marks = (dmesg_len(src), dmesg_len(dst))
+    qlog = trace_on(src) if TRACE else 0
     with peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
         t0 = time.time()
         r = virsh_migrate(src, dst, budget=False, undefine=False,
@@ -82,6 +117,8 @@ def migrate_once(peer, src, dst, vf: bool) -> dict:
     if r.rc != 0:
         raise RuntimeError(f"virsh migrate host{src.host} -> host{dst.host}:\n{r.out}\n{r.err}")
     job = job_stats(src)
+    if TRACE:
+        trace_keep(tag, src, dst, marks, qlog)
     a, b = ps.trace.widest(t0, t1 + SETTLE_S)
     one = {"way": f"host{src.host}->host{dst.host}", "gap_s": b - a if a else None,
            "virsh_s": t1 - t0, "downtime_ms": job.get("downtime"), "job": job,
@@ -107,7 +144,8 @@ def timeline(t0: float, a: float, b: float, taken: float, handed: float) -> dict
 def round_trips(peer, hosts, vf: bool) -> list:
     out = []
     for i in range(2 * ROUND_TRIPS):
-        out.append(migrate_once(peer, hosts[i % 2], hosts[1 - i % 2], vf))
+        tag = f"{'compsc' if vf else 'virtio'}-{i:02d}"
+        out.append(migrate_once(peer, hosts[i % 2], hosts[1 - i % 2], vf, tag))
     return out
 
 
