@@ -76,10 +76,6 @@ def job_stats(host) -> dict:
     return out
 
 
-def dmesg_len(host) -> int:
-    return len(host.sh("dmesg").out)
-
-
 QEMU_LOG = f"/sysroot/var/log/libvirt/qemu/{NAME}.log"
 
 
@@ -96,7 +92,7 @@ def trace_keep(tag: str, src, dst, marks: tuple, qlog: int) -> None:
     switchover-ack), into TRACE_DIR."""
     TRACE_DIR.mkdir(parents=True, exist_ok=True)
     for h, m in ((src, marks[0]), (dst, marks[1])):
-        (TRACE_DIR / f"{tag}-host{h.host}-dmesg.txt").write_text(h.sh("dmesg").out[m:])
+        (TRACE_DIR / f"{tag}-host{h.host}-dmesg.txt").write_text(h.dmesg_since(m))
     q = src.sh(f"tail -c +{qlog + 1} {QEMU_LOG}", check=False).out
     (TRACE_DIR / f"{tag}-host{src.host}-qemu.txt").write_text(q)
     caps = dst.sh(f"l1_virsh qemu-monitor-command {NAME} "
@@ -106,7 +102,7 @@ def trace_keep(tag: str, src, dst, marks: tuple, qlog: int) -> None:
 
 def migrate_once(peer, src, dst, vf: bool, tag: str) -> dict:
     ready_destination(dst, vf)
-    marks = (dmesg_len(src), dmesg_len(dst))
+    marks = (src.dmesg_mark(), dst.dmesg_mark())
     qlog = trace_on(src) if TRACE else 0
     with peer.ping_stream(L2_IP, interval=PING_INTERVAL) as ps:
         t0 = time.time()
