@@ -113,9 +113,8 @@ def test_dirty_log_start_integrity(l1, peer):
     # Whether a poll is running when QEMU starts the log is chance: the
     # VF interrupts again only at the next datagram after a poll, so the
     # polls leave gaps (a CI run saw a migration start its log in one).
-    # Each attempt checks the bytes; the test needs one
-    # attempt in which a poll read the flag clear and handed its frames
-    # up after the start.
+    # Each attempt checks the bytes; the test needs one attempt in which
+    # a poll read the flag clear and handed its frames up after the start.
     for attempt in range(ATTEMPTS):
         if attempt:
             l1.tidy()
