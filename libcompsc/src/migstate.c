@@ -164,6 +164,8 @@ u32 compsc_mig_size_query(u32 state, u32 ctx)
 		return 0;
 	if (ctx & COMPSC_MIG_C_BACKOFF)
 		return COMPSC_MIG_A_DEFER;
+	if ((ctx & COMPSC_MIG_C_LOG_WHOLE) && compsc_mig_take(ctx))
+		return COMPSC_MIG_A_DEFER;
 	return compsc_mig_take(ctx);
 }
 COMPSC_EXPORT(compsc_mig_size_query);

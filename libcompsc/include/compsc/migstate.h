@@ -31,6 +31,7 @@
 #define COMPSC_MIG_C_PRECOPY	(1u << 4) /* this host offers PRE_COPY */
 #define COMPSC_MIG_C_PAUSED	(1u << 5) /* the VF's PF stopped its DMA */
 #define COMPSC_MIG_C_REFUSED	(1u << 6) /* a take timed out, none is due */
+#define COMPSC_MIG_C_LOG_WHOLE	(1u << 7) /* the DMA log's last read reported all of memory */
 
 /*
  * How long a device taken in PRE_COPY may stay taken without the
@@ -113,6 +114,11 @@ int compsc_mig_arc(u32 from, u32 to, u32 ctx, u32 *actions);
  * answer is COMPSC_MIG_SIZE_DEFER: a switch-over now would have to take
  * the device with the vCPUs paused, which can fail. QEMU goes on with
  * pre-copy and asks again.
+ *
+ * So it is while COMPSC_MIG_C_LOG_WHOLE is set: the pass that follows
+ * sends all of guest memory again, so no switch-over can come of this
+ * query, and a take would only leave the guest without its network until
+ * the hold expires.
  */
 u32 compsc_mig_size_query(u32 state, u32 ctx);
 
