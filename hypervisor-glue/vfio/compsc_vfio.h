@@ -129,7 +129,13 @@ struct cvf_dev {
 	u64 log_marked;		/* bytes reported dirty since log_start */
 	u32 log_late_areas;	/* areas first flagged by a read, not the start */
 	bool log_undrained;	/* flag set, readers not yet waited for */
-	bool log_drain_missed;	/* the last read found one still inside */
+	bool log_drain_late;	/* a read's wait timed out: reads wait no more */
+	bool log_whole;		/* the last read reported its whole window */
+	/* reads report their whole window until a pass over memory did */
+	bool log_whole_due;
+	bool log_whole_wrapped;	/* reads started over below the last one */
+	u64 log_whole_first;	/* the first read's iova since due */
+	u64 log_whole_last;	/* the last read's iova */
 	u32 log_drain_us;	/* the last wait for them (cvf_log_drain()) */
 	/* the VF's last migration on this host, for operators (debugfs) */
 	u32 mig_done;		/* device states saved + hand-overs done here */
@@ -245,6 +251,7 @@ bool cvf_log_get(void);
 int cvf_log_covers(struct cvf_dev *cvf, const char *what, u64 addr, u64 len);
 int cvf_log_covers_rings(struct cvf_dev *cvf);
 void cvf_log_counters_reset(struct cvf_dev *cvf);
+void cvf_log_drain_query(struct cvf_dev *cvf);
 void cvf_log_put(void);
 void cvf_log_debugfs_add(struct cvf_dev *cvf);
 void cvf_log_debugfs_del(struct cvf_dev *cvf);

@@ -201,16 +201,20 @@ static int cvf_area_hdr(struct cvf_dev *cvf, struct compsc_area_hdr *hdr,
  * (KVM's memslot update for its own log), so a vCPU stopped inside the
  * read side could not leave before the start returned. It holds that
  * lock during the reads too, and a vCPU inside the read side may need it
- * to go on (measured on the nested bench: such a reader stayed inside
- * through every read of a migration's setup), so the wait is short
- * (CVF_LOG_DRAIN_MS) and never fails the read: while a reader that may
- * have missed the flag is inside, every read reports the whole window,
- * as QEMU would without a log, and so does the read that finds it gone
- * (it may have handed up buffers since the last read). The cost is one
- * more pass over guest memory in that rare case. A device this host
+ * to go on (on the nested bench under a receive load: the reader stayed
+ * inside through every read of that sync, and of every later sync,
+ * while takes on the size queries between them, outside that lock,
+ * drained it at once), so the wait is short (CVF_LOG_DRAIN_MS), is made
+ * by one read per sync only (cvf->log_drain_late) and is tried again on
+ * the size query after it (cvf_log_drain_query()), and never fails the
+ * read: while a reader that may have missed the flag is inside, every
+ * read reports the whole window, as QEMU would without a log, and so do
+ * the reads of one pass over memory after it left (it may have handed up
+ * buffers since the last read; cvf_log_whole_now()). The cost is one or
+ * two more passes over guest memory in that case. A device this host
  * holds has no reader inside. An area the guest withdrew (its driver
  * unbound) counts no reader any more: whether one that missed the flag
- * handed up buffers cannot be known, so the read reports the whole window
+ * handed up buffers cannot be known, so the reads report the whole window
  * too, without a wait, until the area's registration is gone.
  *
  * Return: 0 (drained), 1 (a reader still inside, or the area withdrawn),
@@ -244,6 +248,7 @@ static int cvf_log_drain(struct cvf_dev *cvf)
 		return 1;
 	}
 	if (err == -COMPSC_ETIMEDOUT || err == -COMPSC_EBUSY) {
+		cvf->log_drain_late = true;
 		dev_info_ratelimited(&cvf_pdev(cvf)->dev,
 				     "DMA log: a receive path that may have missed the flag is still running after %u ms (%s): this read reports the whole window\n",
 				     CVF_LOG_DRAIN_MS, compsc_strerror(err));
@@ -251,10 +256,65 @@ static int cvf_log_drain(struct cvf_dev *cvf)
 	}
 	if (err)
 		return compsc_errno(err);
+	cvf->log_drain_late = false;
 	dev_info(&cvf_pdev(cvf)->dev,
 		 "DMA log: receive paths that read the flag before it was set have left (waited %u us)\n",
 		 cvf->log_drain_us);
 	return 0;
+}
+
+/*
+ * From now on every read reports its whole window, until the reads have
+ * made one pass over memory (cvf_log_whole_now()).
+ */
+static void cvf_log_whole_due(struct cvf_dev *cvf)
+{
+	cvf->log_whole_due = true;
+	cvf->log_whole_wrapped = false;
+	cvf->log_whole_first = ULLONG_MAX;
+}
+
+/*
+ * Whether the read of the window at @iova reports the whole of it. QEMU
+ * reads the log one memory section at a time, in ascending order, and
+ * starts over at the lowest for its next sync; a single read's whole
+ * window is one section only. So the whole window is due on every read
+ * from the first one after cvf_log_whole_due() until the reads have
+ * started over and come back up to that one's iova: by then every
+ * section was reported whole once.
+ */
+static bool cvf_log_whole_now(struct cvf_dev *cvf, u64 iova)
+{
+	bool due = cvf->log_whole_due;
+
+	if (due && cvf->log_whole_first == ULLONG_MAX) {
+		cvf->log_whole_first = iova;
+	} else if (due) {
+		if (iova <= cvf->log_whole_last)
+			cvf->log_whole_wrapped = true;
+		if (cvf->log_whole_wrapped && iova >= cvf->log_whole_first)
+			due = cvf->log_whole_due = false;
+	}
+	cvf->log_whole_last = iova;
+	return due;
+}
+
+/**
+ * cvf_log_drain_query() - wait for the receive paths the reads could not
+ * wait for, on QEMU's size query (MIG_DATA_SIZE), which it makes without
+ * its big lock right after a sync's reads
+ * @cvf: the device; state_mutex held
+ *
+ * They may have handed up buffers since the last read: the reads of the
+ * next pass over memory report their whole window (cvf_log_whole_due()),
+ * as the read that found them gone would have.
+ */
+void cvf_log_drain_query(struct cvf_dev *cvf)
+{
+	if (!cvf->logging || !cvf->log_undrained || cvf_log_drain(cvf))
+		return;
+	cvf->log_undrained = false;
+	cvf_log_whole_due(cvf);
 }
 
 /*
@@ -333,7 +393,10 @@ void cvf_log_counters_reset(struct cvf_dev *cvf)
 	cvf->log_marked = 0;
 	cvf->log_late_areas = 0;
 	cvf->log_drain_us = 0;
-	cvf->log_drain_missed = false;
+	cvf->log_drain_late = false;
+	cvf->log_whole = false;
+	cvf->log_whole_due = false;
+	cvf->log_whole_last = 0;
 }
 
 /*
@@ -427,24 +490,30 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	/*
 	 * An area that does not carry the flag yet was registered after the
 	 * log started (a driver loaded or reloaded meanwhile): what the VF
-	 * wrote before its driver heard of the round is unknown, so this
-	 * read reports the whole window, as QEMU would without a log.
+	 * wrote before its driver heard of the round is unknown, so the reads
+	 * report the whole window, as QEMU would without a log.
 	 */
 	if (cvf_area_dirty_flag(cvf, true, true)) {
-		cvf_mark(cvf, dirty, iova, length, iova, length);
 		cvf->log_late_areas++;
 		cvf->log_undrained = true;
+		cvf_log_whole_due(cvf);
 	}
+	/* a new sync: its first read may wait again (see above) */
+	if (iova <= cvf->log_whole_last)
+		cvf->log_drain_late = false;
 	if (cvf->log_undrained) {
-		err = cvf_log_drain(cvf);
+		err = cvf->log_drain_late ? 1 : cvf_log_drain(cvf);
 		if (err < 0)
 			goto out;
-		if (err || cvf->log_drain_missed)
-			cvf_mark(cvf, dirty, iova, length, iova, length);
-		cvf->log_drain_missed = err;
+		/* still inside, or gone since an earlier read reported all */
+		if (err || cvf->log_whole_due)
+			cvf_log_whole_due(cvf);
 		cvf->log_undrained = err;
 		err = 0;
 	}
+	cvf->log_whole = cvf_log_whole_now(cvf, iova);
+	if (cvf->log_whole)
+		cvf_mark(cvf, dirty, iova, length, iova, length);
 	if (!cvf_area_hdr(cvf, &hdr, &gpa, &size))
 		cvf_mark(cvf, dirty, iova, length, gpa, size);
 	/*
@@ -454,6 +523,7 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	 */
 	if (cvf_bar_get(cvf)) {
 		cvf_mark(cvf, dirty, iova, length, iova, length);
+		cvf->log_whole = true;
 		goto out;
 	}
 	n = compsc_host_ring_spans(&cvf->dev, base, len, COMPSC_HOST_MAX_RINGS);

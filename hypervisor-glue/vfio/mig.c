@@ -346,6 +346,8 @@ static u32 cvf_ctx(struct cvf_dev *cvf)
 		ctx |= COMPSC_MIG_C_BACKOFF;
 	if (cvf->take_refused)
 		ctx |= COMPSC_MIG_C_REFUSED;
+	if (cvf->logging && cvf->log_whole)
+		ctx |= COMPSC_MIG_C_LOG_WHOLE;
 	return ctx;
 }
 
@@ -500,7 +502,10 @@ static u32 cvf_size_query_take(struct cvf_dev *cvf)
  * MIG_DATA_SIZE. In PRE_COPY QEMU asks this just before it decides to stop
  * the VM, with the vCPUs running: libcompsc says take the device now, and
  * the answer is then the size of the state actually held (or, for a while
- * after a hold expired, a size that keeps QEMU in pre-copy).
+ * after a hold expired, or after a log read that reported all of memory, a
+ * size that keeps QEMU in pre-copy). QEMU asks without its big lock, which
+ * the reads of the DMA log hold: the receive paths they could not wait for
+ * are waited for here first (cvf_log_drain_query()).
  */
 static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
 {
@@ -508,6 +513,7 @@ static int cvf_get_data_size(struct vfio_device *vdev, unsigned long *len)
 	u32 actions;
 
 	cvf_state_mutex_lock(cvf);
+	cvf_log_drain_query(cvf);
 	actions = compsc_mig_size_query(cvf->mig_state, cvf_ctx(cvf));
 	if (actions & COMPSC_MIG_A_TAKE)
 		actions |= cvf_size_query_take(cvf);
