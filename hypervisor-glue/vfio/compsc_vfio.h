@@ -16,6 +16,7 @@
 #include <linux/vfio_pci_core.h>
 #include <compsc/compsc.h>
 #include <compsc/host.h>
+#include <compsc/migstate.h>
 #include <compsc/precopy.h>
 #include "fault.h"
 
@@ -130,12 +131,9 @@ struct cvf_dev {
 	u32 log_late_areas;	/* areas first flagged by a read, not the start */
 	bool log_undrained;	/* flag set, readers not yet waited for */
 	bool log_drain_late;	/* a read's wait timed out: reads wait no more */
-	bool log_whole;		/* the last read reported its whole window */
+	bool log_whole;		/* the last read was one of log_pass's */
 	/* reads report their whole window until a pass over memory did */
-	bool log_whole_due;
-	bool log_whole_wrapped;	/* reads started over below the last one */
-	u64 log_whole_first;	/* the first read's iova since due */
-	u64 log_whole_last;	/* the last read's iova */
+	struct compsc_log_pass log_pass;
 	u32 log_drain_us;	/* the last wait for them (cvf_log_drain()) */
 	/* the VF's last migration on this host, for operators (debugfs) */
 	u32 mig_done;		/* device states saved + hand-overs done here */

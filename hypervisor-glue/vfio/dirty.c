@@ -210,7 +210,7 @@ static int cvf_area_hdr(struct cvf_dev *cvf, struct compsc_area_hdr *hdr,
  * read: while a reader that may have missed the flag is inside, every
  * read reports the whole window, as QEMU would without a log, and so do
  * the reads of one pass over memory after it left (it may have handed up
- * buffers since the last read; cvf_log_whole_now()). The cost is one or
+ * buffers since the last read; compsc_log_pass_read()). The cost is one or
  * two more passes over guest memory in that case. A device this host
  * holds has no reader inside. An area the guest withdrew (its driver
  * unbound) counts no reader any more: whether one that missed the flag
@@ -263,42 +263,6 @@ static int cvf_log_drain(struct cvf_dev *cvf)
 	return 0;
 }
 
-/*
- * From now on every read reports its whole window, until the reads have
- * made one pass over memory (cvf_log_whole_now()).
- */
-static void cvf_log_whole_due(struct cvf_dev *cvf)
-{
-	cvf->log_whole_due = true;
-	cvf->log_whole_wrapped = false;
-	cvf->log_whole_first = ULLONG_MAX;
-}
-
-/*
- * Whether the read of the window at @iova reports the whole of it. QEMU
- * reads the log one memory section at a time, in ascending order, and
- * starts over at the lowest for its next sync; a single read's whole
- * window is one section only. So the whole window is due on every read
- * from the first one after cvf_log_whole_due() until the reads have
- * started over and come back up to that one's iova: by then every
- * section was reported whole once.
- */
-static bool cvf_log_whole_now(struct cvf_dev *cvf, u64 iova)
-{
-	bool due = cvf->log_whole_due;
-
-	if (due && cvf->log_whole_first == ULLONG_MAX) {
-		cvf->log_whole_first = iova;
-	} else if (due) {
-		if (iova <= cvf->log_whole_last)
-			cvf->log_whole_wrapped = true;
-		if (cvf->log_whole_wrapped && iova >= cvf->log_whole_first)
-			due = cvf->log_whole_due = false;
-	}
-	cvf->log_whole_last = iova;
-	return due;
-}
-
 /**
  * cvf_log_drain_query() - wait for the receive paths the reads could not
  * wait for, on QEMU's size query (MIG_DATA_SIZE), which it makes without
@@ -306,7 +270,7 @@ static bool cvf_log_whole_now(struct cvf_dev *cvf, u64 iova)
  * @cvf: the device; state_mutex held
  *
  * They may have handed up buffers since the last read: the reads of the
- * next pass over memory report their whole window (cvf_log_whole_due()),
+ * next pass over memory report their whole window (compsc_log_pass_start()),
  * as the read that found them gone would have.
  */
 void cvf_log_drain_query(struct cvf_dev *cvf)
@@ -314,7 +278,7 @@ void cvf_log_drain_query(struct cvf_dev *cvf)
 	if (!cvf->logging || !cvf->log_undrained || cvf_log_drain(cvf))
 		return;
 	cvf->log_undrained = false;
-	cvf_log_whole_due(cvf);
+	compsc_log_pass_start(&cvf->log_pass);
 }
 
 /*
@@ -395,8 +359,7 @@ void cvf_log_counters_reset(struct cvf_dev *cvf)
 	cvf->log_drain_us = 0;
 	cvf->log_drain_late = false;
 	cvf->log_whole = false;
-	cvf->log_whole_due = false;
-	cvf->log_whole_last = 0;
+	compsc_log_pass_reset(&cvf->log_pass);
 }
 
 /*
@@ -496,22 +459,22 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	if (cvf_area_dirty_flag(cvf, true, true)) {
 		cvf->log_late_areas++;
 		cvf->log_undrained = true;
-		cvf_log_whole_due(cvf);
+		compsc_log_pass_start(&cvf->log_pass);
 	}
 	/* a new sync: its first read may wait again (see above) */
-	if (iova <= cvf->log_whole_last)
+	if (compsc_log_pass_new_sync(&cvf->log_pass, iova))
 		cvf->log_drain_late = false;
 	if (cvf->log_undrained) {
 		err = cvf->log_drain_late ? 1 : cvf_log_drain(cvf);
 		if (err < 0)
 			goto out;
 		/* still inside, or gone since an earlier read reported all */
-		if (err || cvf->log_whole_due)
-			cvf_log_whole_due(cvf);
+		if (err || cvf->log_pass.due)
+			compsc_log_pass_start(&cvf->log_pass);
 		cvf->log_undrained = err;
 		err = 0;
 	}
-	cvf->log_whole = cvf_log_whole_now(cvf, iova);
+	cvf->log_whole = compsc_log_pass_read(&cvf->log_pass, iova);
 	if (cvf->log_whole)
 		cvf_mark(cvf, dirty, iova, length, iova, length);
 	if (!cvf_area_hdr(cvf, &hdr, &gpa, &size))
@@ -523,7 +486,6 @@ static int cvf_log_read_and_clear(struct vfio_device *vdev,
 	 */
 	if (cvf_bar_get(cvf)) {
 		cvf_mark(cvf, dirty, iova, length, iova, length);
-		cvf->log_whole = true;
 		goto out;
 	}
 	n = compsc_host_ring_spans(&cvf->dev, base, len, COMPSC_HOST_MAX_RINGS);

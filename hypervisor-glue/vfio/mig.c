@@ -346,7 +346,12 @@ static u32 cvf_ctx(struct cvf_dev *cvf)
 		ctx |= COMPSC_MIG_C_BACKOFF;
 	if (cvf->take_refused)
 		ctx |= COMPSC_MIG_C_REFUSED;
-	if (cvf->logging && cvf->log_whole)
+	/*
+	 * Only a catch-up pass after the receive paths left: it ends. While
+	 * one is still inside, the take (bounded by take_timeout_ms) decides,
+	 * so a guest stuck there is refused rather than deferred for ever.
+	 */
+	if (cvf->logging && cvf->log_whole && !cvf->log_undrained)
 		ctx |= COMPSC_MIG_C_LOG_WHOLE;
 	return ctx;
 }

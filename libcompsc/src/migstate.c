@@ -199,6 +199,47 @@ u32 compsc_mig_backoff_ms(u32 hold_ms, u32 expired)
 }
 COMPSC_EXPORT(compsc_mig_backoff_ms);
 
+void compsc_log_pass_reset(struct compsc_log_pass *p)
+{
+	p->first = ~0ull;
+	p->last = 0;
+	p->due = false;
+	p->wrapped = false;
+}
+COMPSC_EXPORT(compsc_log_pass_reset);
+
+void compsc_log_pass_start(struct compsc_log_pass *p)
+{
+	p->due = true;
+	p->wrapped = false;
+	p->first = ~0ull;
+}
+COMPSC_EXPORT(compsc_log_pass_start);
+
+bool compsc_log_pass_new_sync(const struct compsc_log_pass *p, u64 iova)
+{
+	return iova <= p->last;
+}
+COMPSC_EXPORT(compsc_log_pass_new_sync);
+
+bool compsc_log_pass_read(struct compsc_log_pass *p, u64 iova)
+{
+	bool whole = p->due;
+
+	if (whole && p->first == ~0ull) {
+		p->first = iova;
+	} else if (whole) {
+		if (iova <= p->last)
+			p->wrapped = true;
+		/* this section was reported whole in the sync before */
+		if (p->wrapped && iova >= p->first)
+			whole = p->due = false;
+	}
+	p->last = iova;
+	return whole;
+}
+COMPSC_EXPORT(compsc_log_pass_read);
+
 const char *compsc_mig_state_name(u32 state)
 {
 	static const char *const names[COMPSC_MIG_NR_STATES] = {

@@ -177,6 +177,43 @@ u32 compsc_mig_backoff_ms(u32 hold_ms, u32 expired);
  */
 u32 compsc_mig_take_timed_out(u32 state, u32 timeouts);
 
+/*
+ * A pass over guest memory by the reads of the DMA log. QEMU reads the log
+ * one memory section at a time, in ascending order, and starts over at the
+ * lowest for its next sync, so one read's whole window is one section
+ * only. After compsc_log_pass_start(), every read reports its whole window
+ * until the reads have started over and come back up to the first one's
+ * iova: by then every section was reported whole once. The caller keeps
+ * one per device and serialises its reads (they come from one QEMU thread).
+ */
+struct compsc_log_pass {
+	u64 first;	/* the first read's iova since the start, or ~0 */
+	u64 last;	/* the last read's iova */
+	bool due;	/* reads report their whole window */
+	bool wrapped;	/* reads started over below the last one */
+};
+
+/** compsc_log_pass_reset() - no pass due, as at a log start. */
+void compsc_log_pass_reset(struct compsc_log_pass *p);
+
+/**
+ * compsc_log_pass_start() - every read reports its whole window from the
+ * next one on, until a pass over memory did (again, if one was due).
+ */
+void compsc_log_pass_start(struct compsc_log_pass *p);
+
+/**
+ * compsc_log_pass_new_sync() - whether the read of @iova begins a sync:
+ * the reads started over at or below the last one's window.
+ */
+bool compsc_log_pass_new_sync(const struct compsc_log_pass *p, u64 iova);
+
+/**
+ * compsc_log_pass_read() - the read of the window at @iova: whether it
+ * reports the whole window.
+ */
+bool compsc_log_pass_read(struct compsc_log_pass *p, u64 iova);
+
 /** compsc_mig_state_name() - a short name for a state number. */
 const char *compsc_mig_state_name(u32 state);
 
