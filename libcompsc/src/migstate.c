@@ -232,8 +232,10 @@ bool compsc_log_pass_read(struct compsc_log_pass *p, u64 iova)
 		if (iova <= p->last)
 			p->wrapped = true;
 		/* this section was reported whole in the sync before */
-		if (p->wrapped && iova >= p->first)
-			whole = p->due = false;
+		if (p->wrapped && iova >= p->first) {
+			p->due = false;
+			whole = false;
+		}
 	}
 	p->last = iova;
 	return whole;

@@ -4,7 +4,7 @@
 
 /* QEMU's sections on the nested bench: low RAM, main RAM, RAM above 4G */
 static const u64 sec[] = { 0x0, 0x100000, 0x100000000ull };
-#define NSEC	(sizeof(sec) / sizeof(sec[0]))
+#define NSEC	(sizeof(sec) / sizeof(sec[0]))	/* no ARRAY_SIZE in user space */
 
 /* one sync's reads; bit i of the result: section i reported whole */
 static unsigned int sync_reads(struct compsc_log_pass *p, unsigned int from)
