@@ -244,13 +244,13 @@ static int cvf_log_drain(struct cvf_dev *cvf)
 	cvf_area_put(cvf, a);
 	if (err == -COMPSC_ESTATE) {
 		dev_info_ratelimited(&cvf_pdev(cvf)->dev,
-				     "DMA log: the guest withdrew its area, its receive paths can no longer be counted: this read reports the whole window\n");
+				     "DMA log: the guest withdrew its area, its receive paths can no longer be counted: the log reports whole windows\n");
 		return 1;
 	}
 	if (err == -COMPSC_ETIMEDOUT || err == -COMPSC_EBUSY) {
 		cvf->log_drain_late = true;
 		dev_info_ratelimited(&cvf_pdev(cvf)->dev,
-				     "DMA log: a receive path that may have missed the flag is still running after %u ms (%s): this read reports the whole window\n",
+				     "DMA log: a receive path that may have missed the flag is still running after %u ms (%s): the log reports whole windows\n",
 				     CVF_LOG_DRAIN_MS, compsc_strerror(err));
 		return 1;
 	}

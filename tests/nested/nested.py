@@ -1237,6 +1237,19 @@ def migration_summary(info: dict) -> str:
             + (f", error: {info['error-desc']}" if "error-desc" in info else ""))
 
 
+# compsc_vfio's kernel log on the wait for receive paths at a DMA log start
+# (hypervisor-glue/vfio/dirty.c cvf_log_drain()).
+LOG_DRAINED = re.compile(r"DMA log: receive paths that read the flag before it was set "
+                         r"have left \(waited (\d+) us\)")
+LOG_WHOLE = "the log reports whole windows"
+
+
+def log_drain_summary(dmesg: str) -> tuple:
+    """From L1's kernel log: the waits that saw the receive paths leave (us
+    each) and how many times the log reported a whole window instead."""
+    return [int(us) for us in LOG_DRAINED.findall(dmesg)], dmesg.count(LOG_WHOLE)
+
+
 def last_stat(stats: list, key: str):
     """The last value of @key in l2stat lines @stats (None: never shown)."""
     vals = [int(s[key]) for s in stats if key in s]
