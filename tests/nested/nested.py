@@ -1244,6 +1244,19 @@ LOG_DRAINED = re.compile(r"DMA log: receive paths that read the flag before it w
 LOG_WHOLE = "the log reports whole windows"
 
 
+# igbvf's debugfs test hook: each receive poll that reads the dirty-log flag
+# clear stalls this long before its buffers, and the polls that then found
+# the flag set are counted
+RX_STALL_HOOK = "/sys/kernel/debug/igbvf/*/compsc_rx_stall_ms"
+RX_STALL_RACED = "/sys/kernel/debug/igbvf/*/compsc_rx_stall_raced"
+
+
+def rx_stall_raced(guest) -> list:
+    """@guest's compsc_rx_stall_raced, one count per igbvf device."""
+    out = guest.run(f"{MOUNT_DEBUGFS}; cat {RX_STALL_RACED}")
+    return [int(x) for x in re.findall(r"^\s*(\d+)\s*$", out, re.M)]
+
+
 def log_drain_summary(dmesg: str) -> tuple:
     """From L1's kernel log: the waits that saw the receive paths leave (us
     each) and how many times the log reported a whole window instead."""

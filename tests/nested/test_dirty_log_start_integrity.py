@@ -18,11 +18,10 @@ test_dirty_log_start_drain.py checks how compsc_vfio closes the window."""
 import re
 
 from compsc_harness.vm import Bench
-from nested import L2_IP, MOUNT_DEBUGFS, log_drain_summary, migration_summary
+from nested import (L2_IP, MOUNT_DEBUGFS, RX_STALL_HOOK, log_drain_summary,
+                    migration_summary, rx_stall_raced)
 
-HOOK = "/sys/kernel/debug/igbvf/*/compsc_rx_stall_ms"
 HOLD = "/sys/kernel/debug/igbvf/*/compsc_rx_stall_hold_ms"
-RACED = "/sys/kernel/debug/igbvf/*/compsc_rx_stall_raced"
 STALL_MS = 1000
 # The poll that straddled the log start then holds its frames this long
 # more, so that QEMU's first pass sends the pages of some of them before
@@ -75,7 +74,7 @@ def _attempt(l1, peer) -> int:
     try:
         mark = l1.dmesg_mark()
         l1.src.run(f"{MOUNT_DEBUGFS}; for f in {HOLD}; do echo {HOLD_MS} > $f; done; "
-                   f"for f in {HOOK}; do echo {STALL_MS} > $f; done")
+                   f"for f in {RX_STALL_HOOK}; do echo {STALL_MS} > $f; done")
         l1.migrate_start(params=FAST)
         res = l1.migrate_wait()
         log = l1.dmesg_since(mark)
@@ -88,13 +87,13 @@ def _attempt(l1, peer) -> int:
     rc = l1.dst.wait_line(r"l2ctl: integ rc=(\d+)", timeout=120)[1]
     lines = [dict(zip(KEYS, map(int, m.groups())))
              for m in INTEG_RE.finditer(l1.dst.log())]
-    raced = l1.dst.run(f"{MOUNT_DEBUGFS}; cat {RACED}")
+    raced = rx_stall_raced(l1.dst)
     udp1 = _udp(l1, "dst")
     drops = {k: udp1[k] - udp0[k] for k in ("RcvbufErrors", "InCsumErrors", "InErrors")}
     drained, whole = log_drain_summary(log)
     print(f"nested: rx stall {STALL_MS} ms, {RATE} datagrams/s of {SIZE} bytes held "
           f"across the log start: {lines[-1] if lines else None}, receiver rc={rc}; "
-          f"{sent}; polls that straddled it {raced.split()}; udp {drops}; "
+          f"{sent}; polls that straddled it {raced}; udp {drops}; "
           f"host drained {drained} us, whole-window reads {whole}; qemu: {migration_summary(res)}")
     assert lines, l1.dst.log()[-3000:]
     got = lines[-1]
@@ -103,7 +102,7 @@ def _attempt(l1, peer) -> int:
     assert (got["corrupt"], got["stale"], got["dup"]) == (0, 0, 0), got
     assert rc == "0" and got["blocks"] > RATE, (rc, got)
     l1.check_kernel_log()
-    return sum(int(x) for x in re.findall(r"^\s*(\d+)\s*$", raced, re.M))
+    return sum(raced)
 
 
 def test_dirty_log_start_integrity(l1, peer):
